@@ -1,0 +1,9 @@
+// All method sets of the node, in one registry.
+import type { CairnNode } from '../node/node.js';
+import { MethodRegistry } from '../rpc/registry.js';
+import { nodeMethods } from './node/index.js';
+import { svcMethods } from './svc/index.js';
+
+export function buildRegistry(node: CairnNode): MethodRegistry {
+  return new MethodRegistry().add(...svcMethods(node), ...nodeMethods(node));
+}

@@ -1,0 +1,34 @@
+// Result shapes shared by the method sets. Each is a codec: the node's values on one
+// side, the JSON of DESIGN §2 on the other.
+import { z } from 'zod';
+import { allowedElement, l2Address, uint } from '../core/codecs.js';
+
+export const protocolContractAddresses = z
+  .object({
+    classRegistry: l2Address,
+    feeJuice: l2Address,
+    instanceRegistry: l2Address,
+    multiCallEntrypoint: l2Address,
+  })
+  .describe('Addresses of the protocol contracts');
+
+export const gas = z.object({ daGas: uint, l2Gas: uint }).describe('Gas amounts in both dimensions');
+
+export const nodeInfo = z
+  .object({
+    nodeVersion: z.string().describe('Version of the cairn package'),
+    l1ChainId: uint.describe('Chain id of the L1 chain'),
+    rollupVersion: uint.describe('Version of the rollup'),
+    enr: z.string().optional().describe('Node record for peer discovery; absent while P2P is off'),
+    protocolContractAddresses,
+    realProofs: z.boolean().describe('Whether tx proofs are really verified (false: the dev verifier)'),
+    txsLimits: z.object({ gas }).describe('Most gas a single tx may declare'),
+  })
+  .describe('Information about the node');
+
+export const allowedElements = z.array(allowedElement);
+
+/** The result of a method that returns nothing: `null` on the wire. */
+export const voidResult = z
+  .codec(z.null(), z.void(), { decode: () => undefined, encode: () => null })
+  .describe('No value (null)');

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// The `cairn` command.
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { ConfigError, loadConfig } from '../config/load.js';
+import { envOf, flagOf, SETTINGS, type SettingKey } from '../config/settings.js';
+import { NODE_VERSION } from '../core/version.js';
+import { createLogger } from '../node/logger.js';
+import { type RunningNode, serve } from './serve.js';
+
+function defaultText(key: SettingKey): string {
+  const spec = SETTINGS[key];
+  if (spec.defaultLabel !== undefined) return spec.defaultLabel;
+  const value = spec.default;
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+function addSettingOptions(cmd: Command): void {
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) {
+    const spec = SETTINGS[key];
+    const flag = flagOf(key);
+    const placeholder = spec.placeholder ?? (spec.kind === 'int' ? 'number' : spec.kind);
+    const syntax = spec.kind === 'bool' ? `${flag} [bool]` : `${flag} <${placeholder}>`;
+    cmd.addOption(
+      new Option(syntax, `${spec.description} [default: ${defaultText(key)}; env ${envOf(key)}]`),
+    );
+  }
+  cmd.addOption(new Option('--config <path>', 'JSON file of settings (camelCase keys) [env CAIRN_CONFIG]'));
+}
+
+function writeReadyFile(path: string, running: RunningNode): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify({ public: running.publicUrl, admin: running.adminUrl })}\n`);
+  renameSync(tmp, path);
+}
+
+async function start(opts: Record<string, unknown>): Promise<void> {
+  const { config: configFile, ...flags } = opts;
+  let loaded: ReturnType<typeof loadConfig>;
+  try {
+    loaded = loadConfig({
+      flags,
+      env: process.env,
+      ...(typeof configFile === 'string' ? { configFile } : {}),
+    });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`cairn: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const { config, warnings } = loaded;
+  const logger = createLogger(config.logLevel, config.logFormat);
+  for (const warning of warnings) logger.warn(warning);
+  logger.info({ version: NODE_VERSION, node: process.version }, 'starting cairn');
+
+  let running: RunningNode;
+  try {
+    running = await serve(config, logger);
+  } catch (err) {
+    logger.fatal({ err }, `cannot start: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  if (config.readyFile) writeReadyFile(config.readyFile, running);
+
+  let stopping = false;
+  const shutdown = async (reason: string, exitCode: number) => {
+    if (stopping) {
+      logger.warn(`${reason} again: exiting without waiting`);
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ reason }, 'shutting down: refusing new requests, finishing those in flight');
+    setTimeout(() => {
+      logger.error(`shutdown took longer than ${config.shutdownTimeoutMs} ms; exiting anyway`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    try {
+      await running.close();
+    } catch (err) {
+      logger.error({ err }, 'error while shutting down');
+      exitCode = 1;
+    }
+    if (config.readyFile) rmSync(config.readyFile, { force: true });
+    logger.info('bye');
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT', 0));
+  process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception');
+    void shutdown('uncaught exception', 1);
+  });
+  process.on('unhandledRejection', (err) => {
+    logger.fatal({ err }, 'unhandled promise rejection');
+    void shutdown('unhandled rejection', 1);
+  });
+}
+
+const program = new Command('cairn')
+  .description('cairn: a node for a layer-2 rollup chain, served over JSON-RPC 2.0')
+  .version(NODE_VERSION, '-v, --version');
+
+const startCmd = program
+  .command('start')
+  .description('Start a node: public JSON-RPC on --port, admin JSON-RPC on --admin-port')
+  .helpOption('-h, --help', 'List every setting with its default and environment variable');
+addSettingOptions(startCmd);
+startCmd.action((opts: Record<string, unknown>) => start(opts));
+
+await program.parseAsync(process.argv);

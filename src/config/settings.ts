@@ -1,0 +1,186 @@
+// Every setting of cairn, declared once: its zod schema, default, description and how
+// it is written as a flag (`--kebab-case`), an environment variable (`CAIRN_SNAKE_CASE`)
+// and a config-file key (camelCase). Later components add their settings here.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { allowedElement } from '../core/codecs.js';
+
+/** How a setting's text form (flag or env var) is read. */
+export type SettingKind = 'int' | 'bool' | 'string' | 'list' | 'json';
+
+export interface Setting<S extends z.ZodType = z.ZodType, O extends boolean = boolean> {
+  readonly schema: S;
+  readonly kind: SettingKind;
+  /** The value when no source sets it; undefined only for optional settings. */
+  readonly default: z.output<S> | undefined;
+  /** True when the setting may stay unset. */
+  readonly optional: O;
+  readonly description: string;
+  /** How the default is shown in --help, when the value itself would mislead. */
+  readonly defaultLabel?: string;
+  /** The value placeholder shown in --help. */
+  readonly placeholder?: string;
+}
+
+interface SettingExtra {
+  defaultLabel?: string;
+  placeholder?: string;
+}
+
+function setting<S extends z.ZodType>(
+  schema: S,
+  kind: SettingKind,
+  defaultValue: z.output<S>,
+  description: string,
+  extra: SettingExtra = {},
+): Setting<S, false> {
+  return { schema, kind, default: defaultValue, optional: false, description, ...extra };
+}
+
+function optionalSetting<S extends z.ZodType>(
+  schema: S,
+  kind: SettingKind,
+  description: string,
+  extra: SettingExtra = {},
+): Setting<S, true> {
+  return { schema, kind, default: undefined, optional: true, description, defaultLabel: 'none', ...extra };
+}
+
+const portSchema = z.number().int().min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
+const nonEmpty = z.string().min(1, 'must not be empty');
+
+export const SETTINGS = {
+  port: setting(portSchema, 'int', 8080, 'Public JSON-RPC port (svc_*, node_*); 0 picks a free port'),
+  host: setting(nonEmpty, 'string', '0.0.0.0', 'Address the public port binds to'),
+  adminPort: setting(
+    portSchema,
+    'int',
+    8880,
+    'Admin JSON-RPC port (svcAdmin_*, nodeAdmin_*, svcDev_*); 0 picks a free port',
+  ),
+  adminHost: setting(
+    nonEmpty,
+    'string',
+    '127.0.0.1',
+    'Address the admin port binds to; a non-loopback address requires an admin API key',
+  ),
+  adminApiKey: optionalSetting(
+    z.string().min(16, 'must be at least 16 characters'),
+    'string',
+    'API key for the admin port, sent as x-api-key or Authorization: Bearer',
+  ),
+  dataDir: setting(nonEmpty, 'string', join(homedir(), '.cairn'), 'Directory holding the node databases', {
+    defaultLabel: '~/.cairn',
+    placeholder: 'path',
+  }),
+  ephemeral: setting(
+    z.boolean(),
+    'bool',
+    false,
+    'Keep all data in a temporary directory that is removed on exit (ignores dataDir)',
+  ),
+  logLevel: setting(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    'string',
+    'info',
+    'Log level: fatal, error, warn, info, debug, trace or silent',
+  ),
+  logFormat: setting(
+    z.enum(['auto', 'pretty', 'json']),
+    'string',
+    'auto',
+    'Log format: pretty lines, JSON lines, or auto (pretty on a terminal, JSON otherwise)',
+  ),
+  readyFile: optionalSetting(
+    nonEmpty,
+    'string',
+    'Once both ports listen, write {"public": URL, "admin": URL} to this file',
+    { placeholder: 'path' },
+  ),
+  rpcMaxBatchSize: setting(
+    z.number().int().min(1).max(10_000),
+    'int',
+    100,
+    'Most requests accepted in one JSON-RPC batch',
+  ),
+  rpcMaxBodyBytes: setting(
+    z.number().int().min(1024),
+    'int',
+    4 * 1024 * 1024,
+    'Largest accepted request body in bytes (HTTP 413 above)',
+  ),
+  rpcMaxResponseBytes: setting(
+    z.number().int().min(1024),
+    'int',
+    64 * 1024 * 1024,
+    'Largest response in bytes; a larger result gets error -32005',
+  ),
+  rpcRateLimit: setting(
+    z.number().int().min(0),
+    'int',
+    0,
+    'Calls per second allowed per client IP on the public port (0 = unlimited); over it: -32005',
+  ),
+  rpcRequestTimeoutMs: setting(
+    z.number().int().min(1000),
+    'int',
+    30_000,
+    'Time allowed to receive a whole request, in milliseconds',
+  ),
+  rpcCorsOrigins: setting(
+    z.array(nonEmpty).min(1),
+    'list',
+    ['*'],
+    'Origins allowed by CORS on the public port, comma-separated; * allows any',
+  ),
+  shutdownTimeoutMs: setting(
+    z.number().int().min(100),
+    'int',
+    10_000,
+    'On SIGINT/SIGTERM, how long to wait for in-flight work before exiting anyway',
+  ),
+  l1ChainId: setting(
+    z.number().int().min(1),
+    'int',
+    31337,
+    'Chain id of the L1 (settlement) chain; 31337 is the embedded anvil',
+  ),
+  rollupVersion: setting(
+    z.number().int().min(1).max(0xffffffff),
+    'int',
+    1,
+    'Version of the rollup this node follows',
+  ),
+  txMaxL2Gas: setting(
+    z.number().int().min(1),
+    'int',
+    6_540_000,
+    'Most L2 gas one transaction may declare (reported as txsLimits in getNodeInfo)',
+  ),
+  txMaxDaGas: setting(
+    z.number().int().min(1),
+    'int',
+    786_432,
+    'Most DA gas one transaction may declare (reported as txsLimits in getNodeInfo)',
+  ),
+  txPublicSetupAllowListExtend: setting(
+    z.array(allowedElement),
+    'json',
+    [],
+    'Extra public functions allowed in the setup phase, as a JSON array of {address|classId, selector, onlySelf?, rejectNullMsgSender?, calldataLength?}',
+    { defaultLabel: '[]', placeholder: 'json' },
+  ),
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+type SettingValue<K extends SettingKey> = z.output<(typeof SETTINGS)[K]['schema']>;
+/** The node's configuration: settings without a default may be undefined. */
+export type Config = {
+  [K in SettingKey]: (typeof SETTINGS)[K]['optional'] extends true
+    ? SettingValue<K> | undefined
+    : SettingValue<K>;
+};
+
+export const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+export const envOf = (key: string) => `CAIRN_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;

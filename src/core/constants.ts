@@ -1,0 +1,39 @@
+// Protocol constants that do not depend on configuration.
+
+/**
+ * Addresses of the protocol contracts, which cairn executes natively (DESIGN §5).
+ * They are small fixed addresses, as in the reference protocol's 4.3 numbering.
+ */
+export const PROTOCOL_CONTRACT_ADDRESSES = {
+  instanceRegistry: 2n,
+  classRegistry: 3n,
+  multiCallEntrypoint: 4n,
+  feeJuice: 5n,
+} as const;
+
+export type ProtocolContractAddresses = { [K in keyof typeof PROTOCOL_CONTRACT_ADDRESSES]: bigint };
+
+/** A public function allowed in a transaction's setup phase. */
+export interface AllowedElement {
+  address?: bigint;
+  classId?: bigint;
+  selector: number;
+  onlySelf?: boolean;
+  rejectNullMsgSender?: boolean;
+  calldataLength?: number;
+}
+
+/**
+ * Public functions of protocol contracts allowed in setup by default, by signature.
+ * Fee Juice's `_increase_public_balance` lets a tx claim bridged Fee Juice and spend
+ * it in the same tx; it is only callable by the contract itself, with calldata of the
+ * selector plus an address and a u128 amount.
+ */
+export const DEFAULT_SETUP_ALLOW_LIST = [
+  {
+    contract: 'feeJuice',
+    signature: '_increase_public_balance((Field),u128)',
+    onlySelf: true,
+    calldataLength: 3,
+  },
+] as const;

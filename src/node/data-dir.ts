@@ -1,0 +1,75 @@
+// The data directory: created on start, locked so that two nodes never share it,
+// and for --ephemeral a fresh temporary directory that is removed on exit.
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface DataDir {
+  readonly path: string;
+  readonly ephemeral: boolean;
+  /** Releases the lock; removes the directory when ephemeral. */
+  release(): void;
+}
+
+const LOCK_FILE = 'cairn.lock';
+/** Directories this process holds, so that two nodes in one process cannot share one either. */
+const heldHere = new Set<string>();
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function takeLock(dir: string): string {
+  const lockPath = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return lockPath;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
+      if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) {
+        throw new Error(`data directory ${dir} is in use by another cairn process (pid ${holder})`);
+      }
+      // A lock left by a process that no longer runs: take it over.
+      unlinkSync(lockPath);
+    }
+  }
+  throw new Error(`could not lock data directory ${dir}`);
+}
+
+export function openDataDir(configured: string, ephemeral: boolean): DataDir {
+  const path = ephemeral ? mkdtempSync(join(tmpdir(), 'cairn-')) : resolve(configured);
+  mkdirSync(path, { recursive: true });
+  if (heldHere.has(path)) throw new Error(`data directory ${path} is already in use by this process`);
+  const lockPath = takeLock(path);
+  heldHere.add(path);
+  let released = false;
+  return {
+    path,
+    ephemeral,
+    release() {
+      if (released) return;
+      released = true;
+      heldHere.delete(path);
+      if (ephemeral) rmSync(path, { recursive: true, force: true });
+      else rmSync(lockPath, { force: true });
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// Logging with pino: JSON lines for machines, or one readable line per record on a
+// terminal. Components get child loggers named by `component`.
+import { Writable } from 'node:stream';
+import pino, { type Logger } from 'pino';
+
+export type LogFormat = 'auto' | 'pretty' | 'json';
+
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO ',
+  40: 'WARN ',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+const LEVEL_COLOURS: Record<number, string> = { 10: '90', 20: '36', 30: '32', 40: '33', 50: '31', 60: '35' };
+const HIDDEN = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'component']);
+
+function formatValue(value: unknown): string {
+  if (typeof value === 'string') return /\s/.test(value) ? JSON.stringify(value) : value;
+  return JSON.stringify(value);
+}
+
+/** One record as `12:00:00.000 INFO  [component] message key=value ...`. */
+export function formatRecord(record: Record<string, unknown>, colour: boolean): string {
+  const level = Number(record.level);
+  const time = new Date(Number(record.time)).toISOString().slice(11, 23);
+  const name = LEVEL_NAMES[level] ?? String(level);
+  const levelText = colour ? `\x1b[${LEVEL_COLOURS[level] ?? '0'}m${name}\x1b[0m` : name;
+  const component = record.component ? `[${String(record.component)}] ` : '';
+  let line = `${time} ${levelText} ${component}${String(record.msg ?? '')}`;
+  for (const [key, value] of Object.entries(record)) {
+    if (HIDDEN.has(key) || value === undefined) continue;
+    if (key === 'err' && value && typeof value === 'object' && 'stack' in value) {
+      line += `\n${String((value as { stack: unknown }).stack)}`;
+      continue;
+    }
+    line += ` ${key}=${formatValue(value)}`;
+  }
+  return `${line}\n`;
+}
+
+function prettyStream(out: NodeJS.WriteStream): Writable {
+  const colour = Boolean(out.isTTY);
+  return new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const text of chunk.toString('utf8').split('\n')) {
+        if (text.length === 0) continue;
+        try {
+          out.write(formatRecord(JSON.parse(text) as Record<string, unknown>, colour));
+        } catch {
+          out.write(`${text}\n`);
+        }
+      }
+      done();
+    },
+  });
+}
+
+export function createLogger(
+  level: string,
+  format: LogFormat,
+  out: NodeJS.WriteStream = process.stdout,
+): Logger {
+  const pretty = format === 'pretty' || (format === 'auto' && Boolean(out.isTTY));
+  const options = { level, base: undefined } as const;
+  // Pretty output goes through a synchronous stream so no line is lost when the process exits.
+  return pretty
+    ? pino(options, prettyStream(out))
+    : pino(options, pino.destination({ dest: (out as { fd?: number }).fd ?? 1, sync: true }));
+}

@@ -1,0 +1,133 @@
+// The composition root: builds the node's components from the configuration, owns
+// their lifecycle, and answers the questions the API asks of the node as a whole.
+import type { Logger } from 'pino';
+import type { Config } from '../config/settings.js';
+import {
+  type AllowedElement,
+  DEFAULT_SETUP_ALLOW_LIST,
+  PROTOCOL_CONTRACT_ADDRESSES,
+  type ProtocolContractAddresses,
+} from '../core/constants.js';
+import { invalidParams } from '../core/errors.js';
+import { functionSelector } from '../core/hash/index.js';
+import { NODE_VERSION } from '../core/version.js';
+import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
+import { type DataDir, openDataDir } from './data-dir.js';
+import { FunctionSignatureBook } from './function-signatures.js';
+
+export interface NodeInfo {
+  nodeVersion: string;
+  l1ChainId: number;
+  rollupVersion: number;
+  enr?: string;
+  protocolContractAddresses: ProtocolContractAddresses;
+  /** Whether tx proofs are verified for real; cairn's only verifier is the dev verifier. */
+  realProofs: boolean;
+  txsLimits: { gas: { daGas: number; l2Gas: number } };
+}
+
+export type NodeState = 'starting' | 'running' | 'stopping' | 'stopped';
+
+export class CairnNode {
+  private state: NodeState = 'starting';
+  private readonly startedAt = Date.now();
+  readonly signatures: FunctionSignatureBook;
+  private readonly allowedSetup: AllowedElement[];
+
+  private constructor(
+    readonly config: Config,
+    readonly logger: Logger,
+    readonly dataDir: DataDir,
+    private readonly nodeStore: StoreEnvironment,
+  ) {
+    this.signatures = new FunctionSignatureBook(nodeStore);
+    const defaults: AllowedElement[] = DEFAULT_SETUP_ALLOW_LIST.map((e) => ({
+      address: PROTOCOL_CONTRACT_ADDRESSES[e.contract],
+      selector: functionSelector(e.signature),
+      onlySelf: e.onlySelf,
+      calldataLength: e.calldataLength,
+    }));
+    this.allowedSetup = [...defaults, ...config.txPublicSetupAllowListExtend];
+  }
+
+  static async start(config: Config, logger: Logger): Promise<CairnNode> {
+    const dataDir = openDataDir(config.dataDir, config.ephemeral);
+    let nodeStore: StoreEnvironment | undefined;
+    try {
+      nodeStore = openEnvironment(dataDir.path, 'node');
+      const node = new CairnNode(config, logger, dataDir, nodeStore);
+      logger.info(
+        { dataDir: dataDir.path, ephemeral: dataDir.ephemeral, signatures: node.signatures.size },
+        'node started',
+      );
+      node.state = 'running';
+      return node;
+    } catch (err) {
+      await nodeStore?.close();
+      dataDir.release();
+      throw err;
+    }
+  }
+
+  get lifecycle(): NodeState {
+    return this.state;
+  }
+
+  /** Ready to accept transactions: started and not shutting down. */
+  isReady(): boolean {
+    return this.state === 'running';
+  }
+
+  getNodeInfo(): NodeInfo {
+    const enr = this.getEncodedEnr();
+    return {
+      nodeVersion: NODE_VERSION,
+      l1ChainId: this.config.l1ChainId,
+      rollupVersion: this.config.rollupVersion,
+      ...(enr === undefined ? {} : { enr }),
+      protocolContractAddresses: { ...PROTOCOL_CONTRACT_ADDRESSES },
+      realProofs: false,
+      txsLimits: { gas: { daGas: this.config.txMaxDaGas, l2Gas: this.config.txMaxL2Gas } },
+    };
+  }
+
+  /** The node record for peer discovery; none while P2P is off (it has no P2P yet). */
+  getEncodedEnr(): string | undefined {
+    return undefined;
+  }
+
+  getAllowedPublicSetup(): AllowedElement[] {
+    return this.allowedSetup.map((e) => ({ ...e }));
+  }
+
+  async registerFunctionSignatures(signatures: readonly string[]): Promise<void> {
+    let added: number;
+    try {
+      added = await this.signatures.register(signatures);
+    } catch (err) {
+      if (err instanceof RangeError || err instanceof TypeError) throw invalidParams(err.message);
+      throw err;
+    }
+    this.logger.debug({ given: signatures.length, added }, 'registered contract function signatures');
+  }
+
+  /** Health for GET /status. */
+  status(): { ok: boolean } & Record<string, unknown> {
+    return {
+      ok: this.state === 'running',
+      status: this.state,
+      nodeVersion: NODE_VERSION,
+      uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
+    };
+  }
+
+  /** Closes the stores and releases the data directory. Safe to call twice. */
+  async stop(): Promise<void> {
+    if (this.state === 'stopping' || this.state === 'stopped') return;
+    this.state = 'stopping';
+    await this.nodeStore.close();
+    this.dataDir.release();
+    this.state = 'stopped';
+    this.logger.info('node stopped');
+  }
+}

@@ -1,0 +1,280 @@
+// JSON-RPC 2.0 dispatch, independent of HTTP: parses a body, validates each request,
+// runs single calls, batches and notifications, and maps every failure to the error
+// codes of DESIGN §2. Returns the serialized response so size limits can be applied.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { errorObjectOf, RpcCode, type RpcErrorObject } from './errors.js';
+import { buildOpenRpcDocument, type OpenRpcInfo } from './openrpc.js';
+import {
+  decodeParams,
+  encodeResult,
+  type MethodRegistry,
+  PORT_NAMESPACES,
+  type PortKind,
+} from './registry.js';
+
+export interface RateLimiter {
+  /** Takes one request from the client's allowance; false when none is left. */
+  take(client: string): boolean;
+  readonly perSecond: number;
+}
+
+export interface DispatcherOptions {
+  port: PortKind;
+  registry: MethodRegistry;
+  logger: Logger;
+  maxBatchSize: number;
+  maxResponseBytes: number;
+  openRpcInfo: OpenRpcInfo;
+  rateLimiter?: RateLimiter;
+}
+
+export type DispatchOutcome = { status: 200; body: string } | { status: 204 };
+
+type Id = string | number | null;
+interface Response {
+  jsonrpc: '2.0';
+  id: Id;
+  result?: unknown;
+  error?: RpcErrorObject;
+}
+
+const errorResponse = (id: Id, error: RpcErrorObject): Response => ({ jsonrpc: '2.0', id, error });
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export class Dispatcher {
+  private discoverDocument: Record<string, unknown> | undefined;
+
+  constructor(private readonly opts: DispatcherOptions) {}
+
+  async handle(body: Buffer | string, client: string): Promise<DispatchOutcome> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
+    } catch (err) {
+      const detail = err instanceof Error ? err.message : String(err);
+      return this.single(
+        errorResponse(null, { code: RpcCode.ParseError, message: `Parse error: ${detail}` }),
+      );
+    }
+
+    if (Array.isArray(parsed)) {
+      if (parsed.length === 0) {
+        return this.single(
+          errorResponse(null, { code: RpcCode.InvalidRequest, message: 'Invalid Request: empty batch' }),
+        );
+      }
+      if (parsed.length > this.opts.maxBatchSize) {
+        return this.single(
+          errorResponse(null, {
+            code: RpcCode.InvalidRequest,
+            message: `Batch request exceeds maximum allowed size of ${this.opts.maxBatchSize}`,
+          }),
+        );
+      }
+      const responses = (await Promise.all(parsed.map((req) => this.call(req, client)))).filter(
+        (r): r is Response => r !== undefined,
+      );
+      if (responses.length === 0) return { status: 204 };
+      return this.batch(responses);
+    }
+
+    const response = await this.call(parsed, client);
+    return response === undefined ? { status: 204 } : this.single(response);
+  }
+
+  /** Runs one request object; returns undefined for a notification. */
+  private async call(req: unknown, client: string): Promise<Response | undefined> {
+    if (!isPlainObject(req)) {
+      return errorResponse(null, {
+        code: RpcCode.InvalidRequest,
+        message: 'Invalid Request: expected a request object',
+      });
+    }
+    const hasId = 'id' in req;
+    const rawId = req.id;
+    const validId = rawId === null || typeof rawId === 'string' || typeof rawId === 'number';
+    const id: Id = hasId && validId ? (rawId as Id) : null;
+    if (hasId && !validId) {
+      return errorResponse(null, {
+        code: RpcCode.InvalidRequest,
+        message: 'Invalid Request: id must be a number, a string or null',
+      });
+    }
+    if (req.jsonrpc !== '2.0') {
+      return errorResponse(id, {
+        code: RpcCode.InvalidRequest,
+        message: 'Invalid Request: jsonrpc must be "2.0"',
+      });
+    }
+    if (typeof req.method !== 'string') {
+      return errorResponse(id, {
+        code: RpcCode.InvalidRequest,
+        message: 'Invalid Request: method must be a string',
+      });
+    }
+    const methodName = req.method;
+    const isNotification = !hasId;
+
+    if (this.opts.rateLimiter && !this.opts.rateLimiter.take(client)) {
+      if (isNotification) return undefined;
+      return errorResponse(id, {
+        code: RpcCode.LimitExceeded,
+        message: `Too many requests: the limit is ${this.opts.rateLimiter.perSecond} requests per second`,
+      });
+    }
+
+    const started = performance.now();
+    const response = await this.run(methodName, req.params, id);
+    const ms = performance.now() - started;
+    if (this.opts.logger.isLevelEnabled('debug')) {
+      this.opts.logger.debug(
+        { method: methodName, id, ms: Number(ms.toFixed(2)), code: response.error?.code },
+        'rpc call',
+      );
+    }
+    return isNotification ? undefined : response;
+  }
+
+  private async run(methodName: string, params: unknown, id: Id): Promise<Response> {
+    if (methodName === 'rpc.discover') {
+      if (params !== undefined && !(Array.isArray(params) && params.length === 0)) {
+        return errorResponse(id, {
+          code: RpcCode.InvalidParams,
+          message: 'Invalid params: rpc.discover takes no params',
+          data: { issues: [{ path: 'params', message: 'expected no params' }] },
+        });
+      }
+      return { jsonrpc: '2.0', id, result: this.discover() };
+    }
+
+    const method = this.opts.registry.get(methodName);
+    const namespaces: readonly string[] = PORT_NAMESPACES[this.opts.port];
+    if (!method || !namespaces.includes(method.namespace)) {
+      const elsewhere = method
+        ? ` (it is served on the ${this.opts.port === 'public' ? 'admin' : 'public'} port)`
+        : '';
+      return errorResponse(id, {
+        code: RpcCode.MethodNotFound,
+        message: `Method not found: ${methodName}${elsewhere}`,
+      });
+    }
+
+    const decoded = decodeParams(method, params);
+    if (!decoded.ok) {
+      const first = decoded.issues[0]!;
+      const more = decoded.issues.length > 1 ? ` (and ${decoded.issues.length - 1} more)` : '';
+      return errorResponse(id, {
+        code: RpcCode.InvalidParams,
+        message: `Invalid params: ${first.path}: ${first.message}${more}`,
+        data: { issues: decoded.issues },
+      });
+    }
+
+    let value: unknown;
+    try {
+      value = await method.handler(...decoded.args);
+    } catch (err) {
+      const mapped = errorObjectOf(err);
+      if (mapped) return errorResponse(id, mapped);
+      return errorResponse(id, this.internal(err, methodName));
+    }
+    const encoded = encodeResult(method, value);
+    if (!encoded.ok) {
+      return errorResponse(
+        id,
+        this.internal(new Error(`result does not match its schema: ${encoded.error}`), methodName),
+      );
+    }
+    return { jsonrpc: '2.0', id, result: encoded.json };
+  }
+
+  private internal(err: unknown, method: string): RpcErrorObject {
+    const correlationId = randomUUID();
+    this.opts.logger.error({ err, method, correlationId }, 'internal error while handling a request');
+    return { code: RpcCode.InternalError, message: 'Internal error', data: { id: correlationId } };
+  }
+
+  private discover(): Record<string, unknown> {
+    this.discoverDocument ??= buildOpenRpcDocument(
+      this.opts.registry.forPort(this.opts.port),
+      this.opts.openRpcInfo,
+    );
+    return this.discoverDocument;
+  }
+
+  private serialize(response: Response): string {
+    let text: string;
+    try {
+      text = JSON.stringify(response);
+    } catch (err) {
+      return JSON.stringify(errorResponse(response.id, this.internal(err, 'serialize')));
+    }
+    const bytes = Buffer.byteLength(text);
+    if (bytes > this.opts.maxResponseBytes) {
+      return JSON.stringify(
+        errorResponse(response.id, {
+          code: RpcCode.LimitExceeded,
+          message: `Response too large: ${bytes} bytes exceeds the limit of ${this.opts.maxResponseBytes} bytes`,
+        }),
+      );
+    }
+    return text;
+  }
+
+  private single(response: Response): DispatchOutcome {
+    return { status: 200, body: this.serialize(response) };
+  }
+
+  private batch(responses: Response[]): DispatchOutcome {
+    const parts = responses.map((r) => this.serialize(r));
+    const total = parts.reduce((n, p) => n + Buffer.byteLength(p), 2 + parts.length);
+    if (total > this.opts.maxResponseBytes) {
+      const message = `Response too large: the batch response of ${total} bytes exceeds the limit of ${this.opts.maxResponseBytes} bytes`;
+      return {
+        status: 200,
+        body: JSON.stringify(
+          responses.map((r) => errorResponse(r.id, { code: RpcCode.LimitExceeded, message })),
+        ),
+      };
+    }
+    return { status: 200, body: `[${parts.join(',')}]` };
+  }
+}
+
+/** A per-client token bucket: `perSecond` requests per second, bursts up to the same number. */
+export class TokenBucketLimiter implements RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    readonly perSecond: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  take(client: string): boolean {
+    const t = this.now();
+    let bucket = this.buckets.get(client);
+    if (!bucket) {
+      if (this.buckets.size >= 10_000) this.sweep(t);
+      bucket = { tokens: this.perSecond, at: t };
+      this.buckets.set(client, bucket);
+    } else {
+      bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((t - bucket.at) / 1000) * this.perSecond);
+      bucket.at = t;
+    }
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  /** Forgets clients whose buckets have refilled, so the map stays bounded. */
+  private sweep(t: number): void {
+    for (const [client, bucket] of this.buckets) {
+      if (bucket.tokens + ((t - bucket.at) / 1000) * this.perSecond >= this.perSecond)
+        this.buckets.delete(client);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+// The method registry: every JSON-RPC method is declared once, with a zod schema per
+// positional param and a zod schema for its result. Params are decoded (validated and
+// converted) before the handler runs; results are encoded to JSON after it returns.
+// The same declarations generate the OpenRPC document (openrpc.ts).
+import { z } from 'zod';
+
+export const NAMESPACES = ['svc', 'node', 'svcAdmin', 'nodeAdmin', 'svcDev'] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+
+/** Which listener serves which namespaces. */
+export const PORT_NAMESPACES = {
+  public: ['svc', 'node'],
+  admin: ['svcAdmin', 'nodeAdmin', 'svcDev'],
+} as const satisfies Record<string, readonly Namespace[]>;
+export type PortKind = keyof typeof PORT_NAMESPACES;
+
+export interface ParamSpec {
+  readonly name: string;
+  readonly schema: z.ZodType;
+  readonly optional?: boolean;
+  readonly description?: string;
+}
+
+type ParamValue<P> = P extends { schema: infer S extends z.ZodType; optional: true }
+  ? z.output<S> | undefined
+  : P extends { schema: infer S extends z.ZodType }
+    ? z.output<S>
+    : never;
+export type ParamValues<Ps extends readonly ParamSpec[]> = { -readonly [K in keyof Ps]: ParamValue<Ps[K]> };
+
+export interface MethodSpec<Ps extends readonly ParamSpec[], R extends z.ZodType> {
+  readonly namespace: Namespace;
+  /** The method name without its namespace prefix, e.g. `getNodeInfo`. */
+  readonly name: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly deprecated?: boolean;
+  readonly params: Ps;
+  /** Name of the result in the OpenRPC document. */
+  readonly resultName: string;
+  readonly result: R;
+  readonly handler: (...args: ParamValues<Ps>) => z.output<R> | Promise<z.output<R>>;
+}
+
+/** A declared method with its types erased, as the dispatcher sees it. */
+export interface RpcMethod {
+  readonly fullName: string;
+  readonly namespace: Namespace;
+  readonly name: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly deprecated?: boolean;
+  readonly params: readonly ParamSpec[];
+  readonly resultName: string;
+  readonly result: z.ZodType;
+  readonly handler: (...args: unknown[]) => unknown;
+}
+
+/** Declares a method; the handler's argument types follow from the param schemas. */
+export function defineMethod<const Ps extends readonly ParamSpec[], R extends z.ZodType>(
+  spec: MethodSpec<Ps, R>,
+): RpcMethod {
+  let seenOptional = false;
+  for (const p of spec.params) {
+    if (p.optional) seenOptional = true;
+    else if (seenOptional) {
+      throw new Error(`${spec.namespace}_${spec.name}: required param ${p.name} follows an optional one`);
+    }
+  }
+  return {
+    ...spec,
+    fullName: `${spec.namespace}_${spec.name}`,
+    handler: spec.handler as (...args: unknown[]) => unknown,
+  };
+}
+
+export interface ParamIssue {
+  /** Where the problem is: the param name followed by the path inside it, e.g. `leafValues[3]`. */
+  path: string;
+  message: string;
+}
+
+export type DecodedParams = { ok: true; args: unknown[] } | { ok: false; issues: ParamIssue[] };
+
+function formatPath(name: string, path: readonly PropertyKey[]): string {
+  let out = name;
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+  return out;
+}
+
+/**
+ * Checks the positional params of a call against a method's param list: an absent
+ * `params` means `[]`; `null` in an optional position means omitted; missing trailing
+ * optionals are allowed; extra params are not.
+ */
+export function decodeParams(method: RpcMethod, params: unknown): DecodedParams {
+  if (params === undefined) params = [];
+  if (!Array.isArray(params)) {
+    return {
+      ok: false,
+      issues: [{ path: 'params', message: 'params must be an array of positional values' }],
+    };
+  }
+  const specs = method.params;
+  if (params.length > specs.length) {
+    return {
+      ok: false,
+      issues: [
+        {
+          path: 'params',
+          message: `expected at most ${specs.length} param${specs.length === 1 ? '' : 's'}, got ${params.length}`,
+        },
+      ],
+    };
+  }
+  const args: unknown[] = [];
+  const issues: ParamIssue[] = [];
+  specs.forEach((spec, i) => {
+    const value: unknown = params[i];
+    if (value === undefined || (value === null && spec.optional)) {
+      if (!spec.optional) issues.push({ path: spec.name, message: `missing required param ${spec.name}` });
+      args.push(undefined);
+      return;
+    }
+    const result = z.safeDecode(spec.schema, value);
+    if (result.success) {
+      args.push(result.data);
+    } else {
+      for (const issue of result.error.issues) {
+        issues.push({ path: formatPath(spec.name, issue.path), message: issue.message });
+      }
+      args.push(undefined);
+    }
+  });
+  return issues.length === 0 ? { ok: true, args } : { ok: false, issues };
+}
+
+/** Turns a handler's return value into JSON; `undefined` becomes `null`. */
+export function encodeResult(
+  method: RpcMethod,
+  value: unknown,
+): { ok: true; json: unknown } | { ok: false; error: string } {
+  const result = z.safeEncode(method.result, value);
+  if (!result.success) return { ok: false, error: z.prettifyError(result.error) };
+  return { ok: true, json: result.data === undefined ? null : result.data };
+}
+
+export class MethodRegistry {
+  private readonly methods = new Map<string, RpcMethod>();
+
+  add(...methods: RpcMethod[]): this {
+    for (const m of methods) {
+      if (this.methods.has(m.fullName)) throw new Error(`method ${m.fullName} is declared twice`);
+      this.methods.set(m.fullName, m);
+    }
+    return this;
+  }
+
+  get(fullName: string): RpcMethod | undefined {
+    return this.methods.get(fullName);
+  }
+
+  /** The methods served on one port, sorted by name. */
+  forPort(port: PortKind): RpcMethod[] {
+    const namespaces: readonly Namespace[] = PORT_NAMESPACES[port];
+    return [...this.methods.values()]
+      .filter((m) => namespaces.includes(m.namespace))
+      .sort((a, b) => a.fullName.localeCompare(b.fullName));
+  }
+
+  all(): RpcMethod[] {
+    return [...this.methods.values()];
+  }
+}
+
+/** Declares the same method in several namespaces (e.g. `svc` and its `node` twin). */
+export function defineMethods<const Ps extends readonly ParamSpec[], R extends z.ZodType>(
+  namespaces: readonly Namespace[],
+  spec: Omit<MethodSpec<Ps, R>, 'namespace'>,
+): RpcMethod[] {
+  return namespaces.map((namespace) => defineMethod<Ps, R>({ ...spec, namespace }));
+}

@@ -1,0 +1,95 @@
+// Starts the built `cairn` command as a child process, as a user would run it.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const CAIRN_BIN = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+
+export interface CairnProcess {
+  readonly child: ChildProcess;
+  readonly publicUrl: string;
+  readonly adminUrl: string;
+  readonly readyFile: string;
+  output(): string;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `cairn <args>` to completion (for commands expected to exit). */
+export function runCairn(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 20_000,
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CAIRN_BIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`cairn ${args.join(' ')} did not exit within ${timeoutMs} ms\n${stdout}${stderr}`));
+    }, timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts `cairn start --ephemeral --port 0 --admin-port 0 --ready-file …` and waits until it listens. */
+export async function startCairn(
+  extraArgs: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<CairnProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
+  const readyFile = join(dir, 'ready.json');
+  const args = [
+    'start',
+    '--ephemeral',
+    '--port',
+    '0',
+    '--admin-port',
+    '0',
+    '--ready-file',
+    readyFile,
+    ...extraArgs,
+  ];
+  const child = spawn(process.execPath, [CAIRN_BIN, ...args], { env: { ...process.env, ...env } });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(readyFile)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`cairn did not become ready (exit ${child.exitCode}):\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const urls = JSON.parse(readFileSync(readyFile, 'utf8')) as { public: string; admin: string };
+  return {
+    child,
+    publicUrl: urls.public,
+    adminUrl: urls.admin,
+    readyFile,
+    output: () => output,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      const code = await exited;
+      rmSync(dir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}

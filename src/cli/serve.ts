@@ -83,8 +83,9 @@ export async function serve(config: Config, logger: Logger): Promise<RunningNode
     throw err;
   }
   const [publicListener, adminListener] = listeners as [Listener, Listener];
-  rpcLogger.info(`public JSON-RPC (svc_*, node_*) listening on ${publicListener.url}`);
-  rpcLogger.info(`admin JSON-RPC (svcAdmin_*, nodeAdmin_*) listening on ${adminListener.url}`);
+  const where = (l: Listener) => (l.url.endsWith(`//${l.bound}`) ? l.url : `${l.bound} (${l.url})`);
+  rpcLogger.info(`public JSON-RPC (svc_*, node_*) listening on ${where(publicListener)}`);
+  rpcLogger.info(`admin JSON-RPC (svcAdmin_*, nodeAdmin_*) listening on ${where(adminListener)}`);
 
   let closing: Promise<void> | undefined;
   return {

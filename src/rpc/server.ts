@@ -39,6 +39,8 @@ export interface Listener {
   readonly kind: PortKind;
   /** A URL a client on this machine can use (wildcard hosts become loopback). */
   readonly url: string;
+  /** The address and port actually bound, e.g. `0.0.0.0:8080`. */
+  readonly bound: string;
   /** Stops accepting connections and waits for in-flight requests to finish. */
   close(): Promise<void>;
 }
@@ -195,6 +197,7 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
   return {
     kind: opts.kind,
     url,
+    bound: `${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`,
     close: () => {
       closing = true;
       return app.close();

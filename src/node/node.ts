@@ -9,6 +9,7 @@ import {
   type ProtocolContractAddresses,
 } from '../core/constants.js';
 import { invalidParams } from '../core/errors.js';
+import { toHex32 } from '../core/field.js';
 import { functionSelector } from '../core/hash/index.js';
 import { NODE_VERSION } from '../core/version.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
@@ -56,6 +57,13 @@ export class CairnNode {
     try {
       nodeStore = openEnvironment(dataDir.path, 'node');
       const node = new CairnNode(config, logger, dataDir, nodeStore);
+      // The protocol's own setup functions are named like any registered signature.
+      await node.signatures.register(DEFAULT_SETUP_ALLOW_LIST.map((e) => e.signature));
+      for (const e of node.allowedSetup) {
+        const target =
+          e.address !== undefined ? `contract ${toHex32(e.address)}` : `class ${toHex32(e.classId!)}`;
+        logger.info(`setup allow-list: ${node.signatures.describe(e.selector)} on ${target}`);
+      }
       logger.info(
         { dataDir: dataDir.path, ephemeral: dataDir.ephemeral, signatures: node.signatures.size },
         'node started',
@@ -108,7 +116,11 @@ export class CairnNode {
       if (err instanceof RangeError || err instanceof TypeError) throw invalidParams(err.message);
       throw err;
     }
-    this.logger.debug({ given: signatures.length, added }, 'registered contract function signatures');
+    this.logger.info({ given: signatures.length, added }, 'registered contract function signatures');
+    if (this.logger.isLevelEnabled('debug')) {
+      for (const signature of signatures)
+        this.logger.debug(`known selector: ${this.signatures.describe(functionSelector(signature))}`);
+    }
   }
 
   /** Health for GET /status. */

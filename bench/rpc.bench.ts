@@ -15,7 +15,12 @@ try {
     ['svc_getChainId', { jsonrpc: '2.0', id: 1, method: 'svc_getChainId', params: [] }],
     [
       'batch10_getNodeInfo',
-      Array.from({ length: 10 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'svc_getNodeInfo', params: [] })),
+      Array.from({ length: 10 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'svc_getNodeInfo',
+        params: [],
+      })),
     ],
   ];
   for (const [name, body] of cases) {

@@ -9,20 +9,20 @@ export class FunctionSignatureBook {
   private readonly db;
   private readonly cache = new Map<number, string>();
 
-  constructor(store: StoreEnvironment) {
+  constructor(private readonly store: StoreEnvironment) {
     this.db = store.database<string>('function-signatures');
     for (const { key, value } of this.db.getRange()) this.cache.set(Number.parseInt(key, 16), value);
   }
 
   /** Stores the signatures; returns how many were new. */
-  async register(signatures: readonly string[]): Promise<number> {
+  register(signatures: readonly string[]): number {
     const added = new Map<number, string>();
     for (const signature of signatures) {
       const selector = functionSelector(signature);
       if (this.cache.get(selector) !== signature) added.set(selector, signature);
     }
     if (added.size === 0) return 0;
-    await this.db.transaction(() => {
+    this.store.write(() => {
       for (const [selector, signature] of added) this.db.put(selectorHex(selector), signature);
     });
     for (const [selector, signature] of added) this.cache.set(selector, signature);

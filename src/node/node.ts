@@ -58,7 +58,7 @@ export class CairnNode {
       nodeStore = openEnvironment(dataDir.path, 'node');
       const node = new CairnNode(config, logger, dataDir, nodeStore);
       // The protocol's own setup functions are named like any registered signature.
-      await node.signatures.register(DEFAULT_SETUP_ALLOW_LIST.map((e) => e.signature));
+      node.signatures.register(DEFAULT_SETUP_ALLOW_LIST.map((e) => e.signature));
       for (const e of node.allowedSetup) {
         const target =
           e.address !== undefined ? `contract ${toHex32(e.address)}` : `class ${toHex32(e.classId!)}`;
@@ -111,7 +111,7 @@ export class CairnNode {
   async registerFunctionSignatures(signatures: readonly string[]): Promise<void> {
     let added: number;
     try {
-      added = await this.signatures.register(signatures);
+      added = this.signatures.register(signatures);
     } catch (err) {
       if (err instanceof RangeError || err instanceof TypeError) throw invalidParams(err.message);
       throw err;

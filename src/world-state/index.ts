@@ -1,0 +1,6 @@
+// The world-state library: block-versioned Merkle trees on LMDB.
+
+export { genesisBlockHashOf } from './genesis.js';
+export * from './types.js';
+export { DuplicateLeafError } from './view.js';
+export { WorldState } from './world-state.js';

@@ -1,0 +1,77 @@
+// Binary keys of the world-state store. Every tree node and leaf preimage is a "slot"
+// ([tree, level, index]); each write of a slot is kept as a version stamped with the block
+// that made it, so the trees can be read as of any block in the history window.
+//
+//   versions:  slot(8) ‖ ~block(4)   → value (node hash, or encoded leaf preimage)
+//   leaves:    tree(1) ‖ value(32)   → index(6) ‖ block(4)      (first index of a value; ordered by value)
+//   journal:   block(4) ‖ kind(1)    → the slots (kind 0) or leaf keys (kind 1) written by the block
+//   blocks:    block(4)              → the five tree snapshots after the block
+//
+// The block is stored inverted so that, for one slot, versions sort newest first: the
+// newest version at or before block B is the first key at or after slot ‖ ~B.
+
+/** The slot level used for leaf preimages of indexed trees (tree levels are 0..42). */
+export const PREIMAGE_LEVEL = 0xff;
+
+export const SLOT_BYTES = 8;
+export const VERSION_KEY_BYTES = SLOT_BYTES + 4;
+export const LEAF_KEY_BYTES = 33;
+
+export function slotKey(tree: number, level: number, index: number): Buffer {
+  const key = Buffer.allocUnsafe(SLOT_BYTES);
+  key[0] = tree;
+  key[1] = level;
+  key.writeUIntBE(index, 2, 6);
+  return key;
+}
+
+export function versionKey(slot: Uint8Array, block: number): Buffer {
+  const key = Buffer.allocUnsafe(VERSION_KEY_BYTES);
+  key.set(slot, 0);
+  key.writeUInt32BE(0xffffffff - block, SLOT_BYTES);
+  return key;
+}
+
+/** The first key after every version of `slot`. */
+export function versionsEnd(slot: Uint8Array): Buffer {
+  const key = Buffer.alloc(VERSION_KEY_BYTES + 1, 0xff);
+  key.set(slot, 0);
+  key[VERSION_KEY_BYTES] = 0;
+  return key;
+}
+
+export function blockOfVersionKey(key: Uint8Array): number {
+  return 0xffffffff - Buffer.from(key.buffer, key.byteOffset, key.byteLength).readUInt32BE(SLOT_BYTES);
+}
+
+export function leafKey(tree: number, value: Uint8Array): Buffer {
+  const key = Buffer.allocUnsafe(LEAF_KEY_BYTES);
+  key[0] = tree;
+  key.set(value, 1);
+  return key;
+}
+
+export function encodeLeafLocation(index: number, block: number): Buffer {
+  const out = Buffer.allocUnsafe(10);
+  out.writeUIntBE(index, 0, 6);
+  out.writeUInt32BE(block, 6);
+  return out;
+}
+
+export function decodeLeafLocation(value: Uint8Array): { index: number; blockNumber: number } {
+  const b = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  return { index: b.readUIntBE(0, 6), blockNumber: b.readUInt32BE(6) };
+}
+
+export function blockKey(block: number): Buffer {
+  const key = Buffer.allocUnsafe(4);
+  key.writeUInt32BE(block, 0);
+  return key;
+}
+
+export function journalKey(block: number, kind: 0 | 1): Buffer {
+  const key = Buffer.allocUnsafe(5);
+  key.writeUInt32BE(block, 0);
+  key[4] = kind;
+  return key;
+}

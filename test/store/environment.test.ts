@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { openEnvironment } from '../../src/store/environment.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-store-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('store environment', () => {
+  test('a write batch is atomic: a throw inside it writes nothing', async () => {
+    const env = openEnvironment(dir, 'atomic');
+    const db = env.binaryDatabase('t');
+    const meta = env.database<number>('m');
+    env.write(() => {
+      db.putSync(Buffer.from([1]), Buffer.from([1]));
+      meta.putSync('n', 1);
+    });
+    assert.throws(() =>
+      env.write(() => {
+        db.putSync(Buffer.from([2]), Buffer.from([2]));
+        meta.putSync('n', 2);
+        throw new Error('half way');
+      }),
+    );
+    assert.equal(db.get(Buffer.from([2])), undefined);
+    assert.equal(meta.get('n'), 1);
+    assert.deepEqual(db.get(Buffer.from([1])), Buffer.from([1]));
+    await env.close();
+  });
+
+  test('a read snapshot keeps seeing one version while writes land', async () => {
+    const env = openEnvironment(dir, 'snapshot');
+    const db = env.database<string>('kv');
+    env.write(() => db.putSync('a', 'old'));
+    env.snapshot((txn) => {
+      env.write(() => db.putSync('a', 'new'));
+      assert.equal(db.get('a', { transaction: txn }), 'old');
+      assert.equal(db.get('a'), 'new');
+    });
+    await env.close();
+  });
+
+  test('binary keys are ordered bytewise', async () => {
+    const env = openEnvironment(dir, 'order');
+    const db = env.binaryDatabase('o');
+    env.write(() => {
+      for (const k of [[2], [1, 255], [1], [0, 0, 1]]) db.putSync(Buffer.from(k), Buffer.from([0]));
+    });
+    assert.deepEqual(
+      Array.from(db.getKeys({}), (k) => [...k]),
+      [[0, 0, 1], [1], [1, 255], [2]],
+    );
+    await env.close();
+  });
+});

@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { NodeError } from '../../src/core/errors.js';
+import type { Fr } from '../../src/core/field.js';
+import { poseidon2Hash } from '../../src/core/hash/index.js';
+import { openEnvironment } from '../../src/store/environment.js';
+import {
+  DuplicateLeafError,
+  genesisBlockHashOf,
+  TreeId,
+  WorldState,
+  type WorldStateReader,
+} from '../../src/world-state/index.js';
+
+const root = mkdtempSync(join(tmpdir(), 'cairn-ws-test-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+
+async function fresh(historyBlocks = 0): Promise<WorldState> {
+  return WorldState.open(openEnvironment(join(root, `ws${n++}`), 'world-state'), {
+    historyBlocks,
+    genesisBlockHash: genesisBlockHashOf,
+  });
+}
+
+/** Recomputes a root from a leaf value and its sibling path. */
+function rootFromPath(leaf: Fr, index: number, path: Fr[]): Fr {
+  let node = leaf;
+  let i = index;
+  for (const sibling of path) {
+    node = i % 2 === 0 ? poseidon2Hash([node, sibling]) : poseidon2Hash([sibling, node]);
+    i = Math.floor(i / 2);
+  }
+  return node;
+}
+
+function assertPathProves(view: WorldStateReader, tree: TreeId, index: number): void {
+  const leaf = view.getLeafValue(tree, index)!;
+  assert.equal(rootFromPath(leaf, index, view.getSiblingPath(tree, index)), view.snapshot(tree).root);
+}
+
+describe('world state', () => {
+  test('a fork is invisible until committed; a discarded fork changes nothing', async () => {
+    const ws = await fresh();
+    const before = ws.at(0).snapshot(TreeId.NOTE_HASH);
+    const fork = ws.fork();
+    fork.appendNoteHashes([11n, 12n]);
+    assert.equal(fork.snapshot(TreeId.NOTE_HASH).nextAvailableLeafIndex, 64);
+    assert.deepEqual(ws.at(0).snapshot(TreeId.NOTE_HASH), before);
+    assert.equal(ws.latestBlockNumber, 0);
+    const discarded = ws.fork();
+    discarded.appendNoteHashes([99n]);
+    assert.equal(await ws.commit(fork), 1);
+    assert.equal(ws.at(1).snapshot(TreeId.NOTE_HASH).nextAvailableLeafIndex, 64);
+    assert.deepEqual(ws.at(1).findLeaf(TreeId.NOTE_HASH, 12n), { index: 1, blockNumber: 1 });
+    assert.equal(ws.at(1).findLeaf(TreeId.NOTE_HASH, 99n), undefined);
+    await assert.rejects(ws.commit(discarded), /stale/);
+    await ws.close();
+  });
+
+  test('reads at an older block see the trees as they were, with valid witnesses', async () => {
+    const ws = await fresh();
+    const f1 = ws.fork();
+    f1.insertNullifiers([1000n, 3000n]);
+    f1.writePublicData([{ slot: 500n, value: 7n }]);
+    await ws.commit(f1);
+    const f2 = ws.fork();
+    f2.insertNullifiers([2000n]);
+    f2.writePublicData([{ slot: 500n, value: 8n }]);
+    await ws.commit(f2);
+
+    const old = ws.at(1);
+    const now = ws.at(2);
+    assert.notEqual(old.snapshot(TreeId.NULLIFIER).root, now.snapshot(TreeId.NULLIFIER).root);
+    // 1000's leaf pointed at 3000 in block 1 and at 2000 since block 2.
+    const at1000 = now.findLeaf(TreeId.NULLIFIER, 1000n)!;
+    assert.deepEqual(at1000, { index: 128, blockNumber: 1 });
+    assert.equal(old.getLeafPreimage(TreeId.NULLIFIER, 128)!.nextKey, 3000n);
+    assert.equal(now.getLeafPreimage(TreeId.NULLIFIER, 128)!.nextKey, 2000n);
+    assert.equal(old.findLeaf(TreeId.NULLIFIER, 2000n), undefined);
+    assert.equal(old.findLowLeaf(TreeId.NULLIFIER, 2500n).leaf.key, 1000n);
+    assert.equal(now.findLowLeaf(TreeId.NULLIFIER, 2500n).leaf.key, 2000n);
+    assert.equal(now.findLowLeaf(TreeId.NULLIFIER, 2000n).alreadyPresent, true);
+    // The public-data slot kept its index and inserting block; its value changed.
+    const slot = now.findLeaf(TreeId.PUBLIC_DATA, 500n)!;
+    assert.equal(slot.blockNumber, 1);
+    assert.equal(old.getLeafPreimage(TreeId.PUBLIC_DATA, slot.index)!.value, 7n);
+    assert.equal(now.getLeafPreimage(TreeId.PUBLIC_DATA, slot.index)!.value, 8n);
+    for (const view of [old, now]) {
+      for (const tree of [TreeId.NULLIFIER, TreeId.PUBLIC_DATA, TreeId.ARCHIVE]) {
+        const size = view.snapshot(tree).nextAvailableLeafIndex;
+        for (const index of [0, Math.floor(size / 2), size - 1]) assertPathProves(view, tree, index);
+      }
+    }
+    await ws.close();
+  });
+
+  test('a leaf index beyond the tree is an invalid-params error', async () => {
+    const ws = await fresh();
+    assert.throws(
+      () => ws.at(0).getSiblingPath(TreeId.NOTE_HASH, 0),
+      (err: unknown) =>
+        err instanceof NodeError && err.kind === 'invalid-params' && /holds 0 leaves/.test(err.message),
+    );
+    assert.equal(ws.at(0).getLeafValue(TreeId.NULLIFIER, 128), undefined);
+    await ws.close();
+  });
+
+  test('duplicate nullifiers are refused and change nothing', async () => {
+    const ws = await fresh();
+    const fork = ws.fork();
+    fork.insertNullifiers([5000n]);
+    const before = fork.snapshot(TreeId.NULLIFIER);
+    assert.throws(() => fork.insertNullifiers([6000n, 6000n]), DuplicateLeafError);
+    assert.throws(() => fork.insertNullifiers([7000n, 5000n]), DuplicateLeafError);
+    assert.throws(() => fork.insertNullifiers([3n]), /existing nullifier/);
+    assert.deepEqual(fork.snapshot(TreeId.NULLIFIER), before);
+    assert.equal(fork.findLeaf(TreeId.NULLIFIER, 7000n), undefined);
+    await ws.close();
+  });
+
+  test('rollback removes later blocks; the chain can grow again from there', async () => {
+    const ws = await fresh();
+    const roots: Fr[] = [ws.at(0).snapshot(TreeId.NULLIFIER).root];
+    for (let b = 1; b <= 4; b++) {
+      const fork = ws.fork();
+      fork.insertNullifiers([BigInt(10_000 * b)]);
+      fork.appendNoteHashes([BigInt(b)]);
+      fork.appendLeaves(TreeId.ARCHIVE, [BigInt(900 + b)]);
+      await ws.commit(fork);
+      roots.push(ws.at(b).snapshot(TreeId.NULLIFIER).root);
+    }
+    const stale = ws.fork();
+    await ws.rollbackTo(2);
+    assert.equal(ws.latestBlockNumber, 2);
+    assert.throws(() => ws.at(3), /not in the world state yet/);
+    assert.equal(ws.at(2).snapshot(TreeId.NULLIFIER).root, roots[2]);
+    assert.equal(ws.at(2).findLeaf(TreeId.NULLIFIER, 30_000n), undefined);
+    assert.equal(ws.at(2).findLeaf(TreeId.ARCHIVE, 903n), undefined);
+    assert.equal(ws.at(2).findLowLeaf(TreeId.NULLIFIER, 35_000n).leaf.key, 20_000n);
+    await assert.rejects(ws.commit(stale), /stale/);
+    // Block 3 again, differently.
+    const fork = ws.fork();
+    fork.insertNullifiers([30_001n]);
+    await ws.commit(fork);
+    assert.equal(ws.latestBlockNumber, 3);
+    assert.deepEqual(ws.at(3).findLeaf(TreeId.NULLIFIER, 30_001n)?.blockNumber, 3);
+    assert.notEqual(ws.at(3).snapshot(TreeId.NULLIFIER).root, roots[3]);
+    // Rolling back to the same root set again gives the same roots.
+    await ws.rollbackTo(0);
+    assert.equal(ws.at(0).snapshot(TreeId.NULLIFIER).root, roots[0]);
+    await ws.close();
+  });
+
+  test('a history window prunes old blocks; reads below it name the oldest block', async () => {
+    const ws = await fresh(3);
+    for (let b = 1; b <= 6; b++) {
+      const fork = ws.fork();
+      fork.writePublicData([{ slot: 777n, value: BigInt(b) }]);
+      fork.insertNullifiers([BigInt(50_000 + b)]);
+      await ws.commit(fork);
+    }
+    assert.equal(ws.oldestBlockNumber, 4);
+    assert.throws(
+      () => ws.at(3),
+      (err: unknown) =>
+        err instanceof NodeError && /no longer available.*history starts at block 4/.test(err.message),
+    );
+    for (let b = 4; b <= 6; b++) {
+      const view = ws.at(b);
+      const slot = view.findLeaf(TreeId.PUBLIC_DATA, 777n)!;
+      assert.equal(view.getLeafPreimage(TreeId.PUBLIC_DATA, slot.index)!.value, BigInt(b));
+      assertPathProves(view, TreeId.PUBLIC_DATA, slot.index);
+      assertPathProves(view, TreeId.NULLIFIER, 0);
+    }
+    await assert.rejects(ws.rollbackTo(3), /history starts at block 4/);
+    await ws.rollbackTo(4);
+    assert.equal(
+      ws.at(4).getLeafPreimage(TreeId.PUBLIC_DATA, ws.at(4).findLeaf(TreeId.PUBLIC_DATA, 777n)!.index)!.value,
+      4n,
+    );
+    await ws.close();
+  });
+
+  test('reopening a store continues at its latest block', async () => {
+    const dir = join(root, 'reopen');
+    const first = await WorldState.open(openEnvironment(dir, 'world-state'), {
+      historyBlocks: 0,
+      genesisBlockHash: genesisBlockHashOf,
+    });
+    const fork = first.fork();
+    fork.appendNoteHashes([42n]);
+    await first.commit(fork);
+    const expected = first.at(1).snapshot(TreeId.NOTE_HASH);
+    await first.close();
+    const second = await WorldState.open(openEnvironment(dir, 'world-state'), {
+      historyBlocks: 0,
+      genesisBlockHash: genesisBlockHashOf,
+    });
+    assert.equal(second.latestBlockNumber, 1);
+    assert.deepEqual(second.at(1).snapshot(TreeId.NOTE_HASH), expected);
+    await second.close();
+  });
+});

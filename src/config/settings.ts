@@ -140,6 +140,12 @@ export const SETTINGS = {
     10_000,
     'On SIGINT/SIGTERM, how long to wait for in-flight work before exiting anyway',
   ),
+  worldStateHistoryBlocks: setting(
+    z.number().int().min(0),
+    'int',
+    0,
+    'Blocks of world-state history kept readable (witnesses at older blocks); 0 keeps all',
+  ),
   l1ChainId: setting(
     z.number().int().min(1),
     'int',

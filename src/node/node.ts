@@ -13,6 +13,7 @@ import { toHex32 } from '../core/field.js';
 import { functionSelector } from '../core/hash/index.js';
 import { NODE_VERSION } from '../core/version.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
+import { genesisBlockHashOf, WorldState } from '../world-state/index.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { FunctionSignatureBook } from './function-signatures.js';
 
@@ -40,6 +41,7 @@ export class CairnNode {
     readonly logger: Logger,
     readonly dataDir: DataDir,
     private readonly nodeStore: StoreEnvironment,
+    readonly worldState: WorldState,
   ) {
     this.signatures = new FunctionSignatureBook(nodeStore);
     const defaults: AllowedElement[] = DEFAULT_SETUP_ALLOW_LIST.map((e) => ({
@@ -54,9 +56,14 @@ export class CairnNode {
   static async start(config: Config, logger: Logger): Promise<CairnNode> {
     const dataDir = openDataDir(config.dataDir, config.ephemeral);
     let nodeStore: StoreEnvironment | undefined;
+    let worldState: WorldState | undefined;
     try {
       nodeStore = openEnvironment(dataDir.path, 'node');
-      const node = new CairnNode(config, logger, dataDir, nodeStore);
+      worldState = await WorldState.open(openEnvironment(dataDir.path, 'world-state'), {
+        historyBlocks: config.worldStateHistoryBlocks,
+        genesisBlockHash: genesisBlockHashOf,
+      });
+      const node = new CairnNode(config, logger, dataDir, nodeStore, worldState);
       // The protocol's own setup functions are named like any registered signature.
       node.signatures.register(DEFAULT_SETUP_ALLOW_LIST.map((e) => e.signature));
       for (const e of node.allowedSetup) {
@@ -65,12 +72,18 @@ export class CairnNode {
         logger.info(`setup allow-list: ${node.signatures.describe(e.selector)} on ${target}`);
       }
       logger.info(
-        { dataDir: dataDir.path, ephemeral: dataDir.ephemeral, signatures: node.signatures.size },
+        {
+          dataDir: dataDir.path,
+          ephemeral: dataDir.ephemeral,
+          signatures: node.signatures.size,
+          worldStateBlock: worldState.latestBlockNumber,
+        },
         'node started',
       );
       node.state = 'running';
       return node;
     } catch (err) {
+      await worldState?.close();
       await nodeStore?.close();
       dataDir.release();
       throw err;
@@ -130,6 +143,7 @@ export class CairnNode {
       status: this.state,
       nodeVersion: NODE_VERSION,
       uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
+      worldState: { latestBlock: this.worldState.latestBlockNumber, oldestBlock: this.worldState.oldestBlockNumber },
     };
   }
 
@@ -137,6 +151,7 @@ export class CairnNode {
   async stop(): Promise<void> {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
+    await this.worldState.close();
     await this.nodeStore.close();
     this.dataDir.release();
     this.state = 'stopped';

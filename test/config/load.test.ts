@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -27,6 +27,13 @@ describe('configuration', () => {
     assert.equal(config.adminPort, 8880);
     assert.equal(config.adminHost, '127.0.0.1');
     assert.equal(config.rpcMaxBatchSize, 100);
+  });
+
+  test('docs/configuration.md documents every setting', () => {
+    const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    for (const key of Object.keys(SETTINGS)) {
+      assert.ok(doc.includes(`| \`${key}\` | \`${flagOf(key)}\` | \`${envOf(key)}\``), `${key} is missing from the table`);
+    }
   });
 
   test('flag names and env names follow the setting key', () => {

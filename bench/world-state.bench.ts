@@ -55,7 +55,7 @@ async function appendNoteHashes(): Promise<void> {
 
 /** A world state whose nullifier tree holds 1M leaves, plus 100 later small blocks. */
 async function bigTree(): Promise<WorldState> {
-  const dir = process.env.BENCH_WS_CACHE ?? join(tmpdir(), 'cairn-bench-ws-1m-v1');
+  const dir = process.env.BENCH_WS_CACHE ?? join(tmpdir(), 'cairn-bench-ws-1m-v2');
   const done = join(dir, 'complete');
   if (!existsSync(done)) {
     rmSync(dir, { recursive: true, force: true });

@@ -143,7 +143,10 @@ export class CairnNode {
       status: this.state,
       nodeVersion: NODE_VERSION,
       uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
-      worldState: { latestBlock: this.worldState.latestBlockNumber, oldestBlock: this.worldState.oldestBlockNumber },
+      worldState: {
+        latestBlock: this.worldState.latestBlockNumber,
+        oldestBlock: this.worldState.oldestBlockNumber,
+      },
     };
   }
 

@@ -1,8 +1,9 @@
-// Binary keys of the world-state store. Every tree node and leaf preimage is a "slot"
-// ([tree, level, index]); each write of a slot is kept as a version stamped with the block
-// that made it, so the trees can be read as of any block in the history window.
+// Binary keys of the world-state store. Every page of tree nodes and every leaf preimage is
+// a "slot" ([tree, page level, page index] or [tree, PREIMAGE_LEVEL, leaf index]); each write
+// of a slot is kept as a version stamped with the block that made it, so the trees can be
+// read as of any block in the history window.
 //
-//   versions:  slot(8) ‖ ~block(4)   → value (node hash, or encoded leaf preimage)
+//   versions:  slot(8) ‖ ~block(4)   → value (a node page, or an encoded leaf preimage)
 //   leaves:    tree(1) ‖ value(32)   → index(6) ‖ block(4)      (first index of a value; ordered by value)
 //   journal:   block(4) ‖ kind(1)    → the slots (kind 0) or leaf keys (kind 1) written by the block
 //   blocks:    block(4)              → the five tree snapshots after the block
@@ -74,4 +75,22 @@ export function journalKey(block: number, kind: 0 | 1): Buffer {
   key.writeUInt32BE(block, 0);
   key[4] = kind;
   return key;
+}
+
+// Tree nodes are stored in pages of four levels: page (p, j) holds the 30 nodes below node
+// (4p + 4, j): 16 at level 4p, 8 at 4p + 1, 4 at 4p + 2 and 2 at 4p + 3. A block writes one
+// version per dirty page rather than per node, and a sibling path reads one page per four levels.
+export const PAGE_LEVELS = 4;
+export const PAGE_NODES = 30;
+export const PAGE_BYTES = PAGE_NODES * 32;
+/** Where each of a page's four levels starts, in nodes. */
+const LEVEL_STARTS = [0, 16, 24, 28] as const;
+
+/** The page holding node (level, index), and the node's byte offset inside it. */
+export function pageOf(level: number, index: number): { page: number; pageIndex: number; offset: number } {
+  const page = Math.floor(level / PAGE_LEVELS);
+  const row = level - page * PAGE_LEVELS;
+  const span = 2 ** (PAGE_LEVELS - row);
+  const pageIndex = Math.floor(index / span);
+  return { page, pageIndex, offset: (LEVEL_STARTS[row]! + index - pageIndex * span) * 32 };
 }

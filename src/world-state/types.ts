@@ -82,6 +82,17 @@ export interface LowLeaf {
   alreadyPresent: boolean;
 }
 
+/** A leaf's index and the sibling path that proves it against the tree root. */
+export interface MembershipWitness {
+  index: number;
+  siblingPath: Fr[];
+}
+
+/** An indexed-tree leaf with its preimage and sibling path (membership or low-leaf witness). */
+export interface IndexedLeafWitness extends MembershipWitness {
+  leaf: IndexedLeaf;
+}
+
 /** A public-data write: the value of a (derived) leaf slot. */
 export interface PublicDataWrite {
   slot: Fr;
@@ -101,6 +112,12 @@ export interface WorldStateReader {
   /** The first index holding `value` (a key, for indexed trees) and the block that inserted it. */
   findLeaf(tree: TreeId, value: Fr): LeafLocation | undefined;
   findLowLeaf(tree: IndexedTreeId, key: Fr): LowLeaf;
+  /** The witness of the first leaf holding `value` (a key, for indexed trees), or undefined. */
+  getMembershipWitness(tree: TreeId, value: Fr): MembershipWitness | undefined;
+  /** The witness of the leaf holding `key` in an indexed tree, with its preimage, or undefined. */
+  getIndexedLeafWitness(tree: IndexedTreeId, key: Fr): IndexedLeafWitness | undefined;
+  /** The witness of the low leaf of `key` (the leaf with the largest key ≤ it), with its preimage. */
+  getLowLeafWitness(tree: IndexedTreeId, key: Fr): IndexedLeafWitness & { alreadyPresent: boolean };
 }
 
 /** A mutable view on the latest committed block, for building or simulating the next block. */

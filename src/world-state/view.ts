@@ -7,15 +7,18 @@ import { invalidParams } from '../core/errors.js';
 import { FR_MODULUS, type Fr } from '../core/field.js';
 import { poseidon2HashBatch, poseidon2HashPairs } from '../core/hash/index.js';
 import { hashPairsParallel } from '../core/hash/parallel.js';
+import { PAGE_BYTES, PAGE_LEVELS, pageOf } from './keys.js';
 import {
   type AppendOnlyTreeId,
   type IndexedLeaf,
+  type IndexedLeafWitness,
   type IndexedTreeId,
   isIndexedTree,
   type LeafLocation,
   type LowLeaf,
   MAX_NOTE_HASHES_PER_TX,
   MAX_NULLIFIERS_PER_TX,
+  type MembershipWitness,
   type PublicDataWrite,
   TREE_HEIGHTS,
   TREE_IDS,
@@ -46,10 +49,25 @@ export const bytesToFr = (bytes: Uint8Array): Fr =>
 
 const ZERO_HASHES_FR: readonly Fr[] = ZERO_HASHES.map(bytesToFr);
 
+/** A page of page-level p with every node empty (the zero hash of its level). */
+const EMPTY_PAGES: readonly Buffer[] = Array.from(
+  { length: Math.floor(MAX_HEIGHT / PAGE_LEVELS) + 1 },
+  (_, p) => {
+    const page = Buffer.alloc(PAGE_BYTES);
+    for (let row = 0; row < PAGE_LEVELS; row++) {
+      const level = p * PAGE_LEVELS + row;
+      if (level > MAX_HEIGHT) break;
+      for (let i = 0; i < 2 ** (PAGE_LEVELS - row); i++)
+        page.set(ZERO_HASHES[level]!, pageOf(level, i).offset);
+    }
+    return page;
+  },
+);
+
 /** Reads of committed data, as of a block. Implemented by the world state over LMDB. */
 export interface CommittedReader {
-  /** The newest version of a slot written at or before `block`. */
-  readSlot(tree: TreeId, level: number, index: number, block: number): Buffer | undefined;
+  /** The newest version of a node page (keys.ts) written at or before `block`. */
+  readPage(tree: TreeId, page: number, pageIndex: number, block: number): Buffer | undefined;
   /** The newest preimage of an indexed-tree leaf written at or before `block`. */
   readPreimage(tree: TreeId, index: number, block: number): IndexedLeaf | undefined;
   /** Where a value (a key, in indexed trees) was first inserted, whenever that was. */
@@ -85,6 +103,8 @@ interface TreeOverlay {
   readonly values: Map<Fr, number>;
   /** Keys inserted in this view, ascending (indexed trees). */
   readonly newKeys: Fr[];
+  /** Committed pages read so far (null: none stored, all empty). */
+  readonly pages: Map<number, Buffer | null>;
 }
 
 function checkFr(value: Fr, what: string): void {
@@ -148,6 +168,7 @@ export class View implements WorldStateFork {
       unhashedPreimages: new Set(),
       values: new Map(),
       newKeys: [],
+      pages: new Map(),
     }));
   }
 
@@ -219,6 +240,27 @@ export class View implements WorldStateFork {
     checkFr(key, 'key');
     const low = this.lowLeaf(t, key);
     return { index: low.index, leaf: low.leaf, alreadyPresent: low.leaf.key === key };
+  }
+
+  getMembershipWitness(tree: TreeId, value: Fr): MembershipWitness | undefined {
+    const location = this.findLeaf(tree, value);
+    if (location === undefined) return undefined;
+    return { index: location.index, siblingPath: this.getSiblingPath(tree, location.index) };
+  }
+
+  getIndexedLeafWitness(tree: IndexedTreeId, key: Fr): IndexedLeafWitness | undefined {
+    const location = this.findLeaf(tree, key);
+    if (location === undefined) return undefined;
+    return {
+      index: location.index,
+      leaf: this.getLeafPreimage(tree, location.index)!,
+      siblingPath: this.getSiblingPath(tree, location.index),
+    };
+  }
+
+  getLowLeafWitness(tree: IndexedTreeId, key: Fr): IndexedLeafWitness & { alreadyPresent: boolean } {
+    const low = this.findLowLeaf(tree, key);
+    return { ...low, siblingPath: this.getSiblingPath(tree, low.index) };
   }
 
   // ---- changes -----------------------------------------------------------------------
@@ -316,23 +358,34 @@ export class View implements WorldStateFork {
 
   // ---- what a commit writes ------------------------------------------------------------
 
-  /** Every changed node, preimage and new value of every tree, after hashing. */
+  /**
+   * Every changed node page, preimage and new value of every tree, after hashing. A page
+   * whose nodes are all empty is left out: an absent page reads as empty.
+   */
   changes(): {
     tree: TreeId;
-    nodes: Iterable<[level: number, index: number, value: Buffer]>;
+    pages: { page: number; pageIndex: number; bytes: Buffer }[];
     preimages: Map<number, IndexedLeaf>;
     values: Map<Fr, number>;
   }[] {
     return this.trees.map((t) => {
       this.hashPending(t);
+      const pages = new Map<number, { page: number; pageIndex: number; bytes: Buffer }>();
+      for (const [key, value] of t.nodes) {
+        const level = Math.floor(key / NODE_KEY_STRIDE);
+        const { page, pageIndex, offset } = pageOf(level, key - level * NODE_KEY_STRIDE);
+        const pageKey = page * NODE_KEY_STRIDE + pageIndex;
+        let entry = pages.get(pageKey);
+        if (entry === undefined) {
+          const base = this.basePage(t, page, pageIndex);
+          entry = { page, pageIndex, bytes: Buffer.from(base ?? EMPTY_PAGES[page]!) };
+          pages.set(pageKey, entry);
+        }
+        entry.bytes.set(value, offset);
+      }
       return {
         tree: t.tree,
-        nodes: (function* () {
-          for (const [key, value] of t.nodes) {
-            const level = Math.floor(key / NODE_KEY_STRIDE);
-            yield [level, key - level * NODE_KEY_STRIDE, value] as [number, number, Buffer];
-          }
-        })(),
+        pages: [...pages.values()].filter((p) => !p.bytes.equals(EMPTY_PAGES[p.page]!)),
         preimages: t.preimages,
         values: t.values,
       };
@@ -374,7 +427,21 @@ export class View implements WorldStateFork {
     if (level === t.height && t.unhashedPreimages.size === 0 && t.dirtyLeaves.length === 0) return t.root;
     // Leaves are filled left to right, so a subtree starting at or beyond the base size is empty.
     if (index * 2 ** level >= t.baseSize) return ZERO_HASHES[level]!;
-    return this.committed.readSlot(t.tree, level, index, this.baseBlock) ?? ZERO_HASHES[level]!;
+    const { page, pageIndex, offset } = pageOf(level, index);
+    const bytes = this.basePage(t, page, pageIndex);
+    return bytes === undefined ? ZERO_HASHES[level]! : bytes.subarray(offset, offset + 32);
+  }
+
+  /** A committed node page at the base block, read once per view. */
+  private basePage(t: TreeOverlay, page: number, pageIndex: number): Buffer | undefined {
+    if (this.baseBlock < 0) return undefined;
+    const key = page * NODE_KEY_STRIDE + pageIndex;
+    let bytes = t.pages.get(key);
+    if (bytes === undefined) {
+      bytes = this.committed.readPage(t.tree, page, pageIndex, this.baseBlock) ?? null;
+      t.pages.set(key, bytes);
+    }
+    return bytes ?? undefined;
   }
 
   private preimage(t: TreeOverlay, index: number): IndexedLeaf | undefined {

@@ -44,6 +44,8 @@ import {
 } from './view.js';
 
 const SNAPSHOT_BYTES = 32 + 6;
+/** The layout of the stored data; a store written with another layout is refused. */
+const SCHEMA_VERSION = 2;
 const EMPTY_SNAPSHOTS = TREE_IDS.map((tree) => ({ root: ZERO_HASHES[treeHeight(tree)]!, size: 0 }));
 
 function treeHeight(tree: TreeId): number {
@@ -98,7 +100,15 @@ export class WorldState implements CommittedReader {
     startHelper();
     const ws = new WorldState(env, options);
     const latest = ws.meta.get('latest');
+    const schema = ws.meta.get('schema');
+    if (latest !== undefined && schema !== SCHEMA_VERSION) {
+      throw new Error(
+        `the world-state store at ${env.path} has layout version ${schema ?? 1}, this node reads version ${SCHEMA_VERSION}; ` +
+          'remove it (or start with a new data directory) to rebuild it',
+      );
+    }
     if (latest === undefined) {
+      ws.env.write(() => ws.meta.putSync('schema', SCHEMA_VERSION));
       ws.createGenesis();
     } else {
       ws.latest = latest;
@@ -182,8 +192,12 @@ export class WorldState implements CommittedReader {
     }
   }
 
-  readSlot(tree: TreeId, level: number, index: number, block: number): Buffer | undefined {
-    const slot = slotKey(tree, level, index);
+  readPage(tree: TreeId, page: number, pageIndex: number, block: number): Buffer | undefined {
+    return this.readSlot(slotKey(tree, page, pageIndex), block);
+  }
+
+  /** The newest version of a slot written at or before `block`. */
+  private readSlot(slot: Buffer, block: number): Buffer | undefined {
     // The first key at or after slot ‖ ~block is this slot's newest version ≤ block, if the
     // slot has one; otherwise it belongs to a later slot. (No end bound: it costs more.)
     for (const { key, value } of this.versions.getRange({ start: versionKey(slot, block), limit: 1 })) {
@@ -193,7 +207,7 @@ export class WorldState implements CommittedReader {
   }
 
   readPreimage(tree: TreeId, index: number, block: number): IndexedLeaf | undefined {
-    const bytes = this.readSlot(tree, PREIMAGE_LEVEL, index, block);
+    const bytes = this.readSlot(slotKey(tree, PREIMAGE_LEVEL, index), block);
     return bytes === undefined ? undefined : decodePreimage(bytes);
   }
 
@@ -249,12 +263,10 @@ export class WorldState implements CommittedReader {
     this.env.write(() => {
       const slots: Buffer[] = [];
       const leafKeys: Buffer[] = [];
-      for (const { tree, nodes, preimages, values } of changes) {
-        for (const [level, index, value] of nodes) {
-          // Empty subtrees are never stored: an absent node reads as the zero hash of its level.
-          if (value.equals(ZERO_HASHES[level]!)) continue;
-          const slot = slotKey(tree, level, index);
-          this.versions.putSync(versionKey(slot, block), value);
+      for (const { tree, pages, preimages, values } of changes) {
+        for (const { page, pageIndex, bytes } of pages) {
+          const slot = slotKey(tree, page, pageIndex);
+          this.versions.putSync(versionKey(slot, block), bytes);
           slots.push(slot);
         }
         for (const [index, leaf] of preimages) {

@@ -98,6 +98,45 @@ describe('world state', () => {
     await ws.close();
   });
 
+  test('membership and low-leaf witnesses verify against the root', async () => {
+    const ws = await fresh();
+    const fork = ws.fork();
+    fork.appendNoteHashes([123n, 456n]);
+    fork.insertNullifiers([9000n]);
+    fork.writePublicData([{ slot: 4242n, value: 5n }]);
+    await ws.commit(fork);
+    const view = ws.at(1);
+    const note = view.getMembershipWitness(TreeId.NOTE_HASH, 456n)!;
+    assert.equal(note.index, 1);
+    assert.equal(rootFromPath(456n, note.index, note.siblingPath), view.snapshot(TreeId.NOTE_HASH).root);
+    assert.equal(view.getMembershipWitness(TreeId.NOTE_HASH, 789n), undefined);
+    const nullifier = view.getIndexedLeafWitness(TreeId.NULLIFIER, 9000n)!;
+    const leafHash = (l: { key: Fr; nextKey: Fr; nextIndex: number }) =>
+      poseidon2Hash([l.key, l.nextKey, BigInt(l.nextIndex)]);
+    assert.equal(
+      rootFromPath(leafHash(nullifier.leaf), nullifier.index, nullifier.siblingPath),
+      view.snapshot(TreeId.NULLIFIER).root,
+    );
+    const low = view.getLowLeafWitness(TreeId.NULLIFIER, 9500n);
+    assert.equal(low.alreadyPresent, false);
+    assert.equal(low.leaf.key, 9000n);
+    assert.ok(low.leaf.nextKey === 0n || low.leaf.nextKey > 9500n);
+    assert.equal(
+      rootFromPath(leafHash(low.leaf), low.index, low.siblingPath),
+      view.snapshot(TreeId.NULLIFIER).root,
+    );
+    const data = view.getIndexedLeafWitness(TreeId.PUBLIC_DATA, 4242n)!;
+    assert.equal(
+      rootFromPath(
+        poseidon2Hash([data.leaf.key, data.leaf.value, data.leaf.nextKey, BigInt(data.leaf.nextIndex)]),
+        data.index,
+        data.siblingPath,
+      ),
+      view.snapshot(TreeId.PUBLIC_DATA).root,
+    );
+    await ws.close();
+  });
+
   test('a leaf index beyond the tree is an invalid-params error', async () => {
     const ws = await fresh();
     assert.throws(

@@ -10,7 +10,7 @@ import {
 } from '../core/constants.js';
 import { invalidParams } from '../core/errors.js';
 import { toHex32 } from '../core/field.js';
-import { functionSelector } from '../core/hash/index.js';
+import { functionSelector, poseidon2Backend } from '../core/hash/index.js';
 import { NODE_VERSION } from '../core/version.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
 import { genesisBlockHashOf, WorldState } from '../world-state/index.js';
@@ -54,6 +54,14 @@ export class CairnNode {
   }
 
   static async start(config: Config, logger: Logger): Promise<CairnNode> {
+    const hashing = poseidon2Backend();
+    if (hashing.kind === 'native') logger.info(`Poseidon2: native addon (${hashing.addonPath})`);
+    else {
+      logger.warn(
+        `Poseidon2: using the pure-TypeScript hasher, about 10x slower than the native addon (${hashing.reason}); ` +
+          'run `npm rebuild` with g++, make and python3 available to build it',
+      );
+    }
     const dataDir = openDataDir(config.dataDir, config.ephemeral);
     let nodeStore: StoreEnvironment | undefined;
     let worldState: WorldState | undefined;

@@ -32,7 +32,10 @@ describe('configuration', () => {
   test('docs/configuration.md documents every setting', () => {
     const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
     for (const key of Object.keys(SETTINGS)) {
-      assert.ok(doc.includes(`| \`${key}\` | \`${flagOf(key)}\` | \`${envOf(key)}\``), `${key} is missing from the table`);
+      assert.ok(
+        doc.includes(`| \`${key}\` | \`${flagOf(key)}\` | \`${envOf(key)}\``),
+        `${key} is missing from the table`,
+      );
     }
   });
 

@@ -14,6 +14,7 @@ import {
   WorldState,
   type WorldStateReader,
 } from '../../src/world-state/index.js';
+import { rootFromPath } from './model.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cairn-ws-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -24,17 +25,6 @@ async function fresh(historyBlocks = 0): Promise<WorldState> {
     historyBlocks,
     genesisBlockHash: genesisBlockHashOf,
   });
-}
-
-/** Recomputes a root from a leaf value and its sibling path. */
-function rootFromPath(leaf: Fr, index: number, path: Fr[]): Fr {
-  let node = leaf;
-  let i = index;
-  for (const sibling of path) {
-    node = i % 2 === 0 ? poseidon2Hash([node, sibling]) : poseidon2Hash([sibling, node]);
-    i = Math.floor(i / 2);
-  }
-  return node;
 }
 
 function assertPathProves(view: WorldStateReader, tree: TreeId, index: number): void {

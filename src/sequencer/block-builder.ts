@@ -1,0 +1,90 @@
+// Builds an L2 block on a world-state fork (reference-facts §5.5): the checkpoint's
+// L1-to-L2 messages (first block only, padded to 1024), each tx's note hashes (padded to 64),
+// nullifiers (a 64-leaf subtree per tx) and public-data writes, then the header over the new
+// tree snapshots, whose hash is appended to the archive tree.
+
+import {
+  L1_TO_L2_MESSAGES_PER_CHECKPOINT,
+  type L2Block,
+  spongeBlobHash,
+  type TxEffect,
+} from '../core/block.js';
+import {
+  type AppendOnlyTreeSnapshot,
+  type BlockHeader,
+  blockHeaderHash,
+  type GlobalVariables,
+} from '../core/block-header.js';
+import type { Fr } from '../core/field.js';
+import { TreeId, type WorldStateFork } from '../world-state/index.js';
+
+export interface BlockInput {
+  globalVariables: GlobalVariables;
+  txEffects: TxEffect[];
+  checkpointNumber: number;
+  indexWithinCheckpoint: number;
+  /** The checkpoint's L1-to-L2 messages; given for the first block of a checkpoint only. */
+  l1ToL2Messages?: readonly Fr[];
+  /** The previous block's spongeBlobHash when it is in the same checkpoint. */
+  previousSponge?: Fr;
+  /** Mana used by the block's txs. */
+  totalManaUsed: bigint;
+}
+
+const snapshotOf = (fork: WorldStateFork, tree: TreeId): AppendOnlyTreeSnapshot => fork.snapshot(tree);
+
+/** Applies the block to `fork` (which must be on the previous block) and returns it. */
+export function buildBlock(fork: WorldStateFork, input: BlockInput): L2Block {
+  const { globalVariables, txEffects } = input;
+  if (globalVariables.blockNumber !== fork.blockNumber + 1) {
+    throw new Error(`block ${globalVariables.blockNumber} cannot be built on block ${fork.blockNumber}`);
+  }
+  const firstInCheckpoint = input.indexWithinCheckpoint === 0;
+  if (firstInCheckpoint !== (input.l1ToL2Messages !== undefined)) {
+    throw new Error("a checkpoint's L1-to-L2 messages go in its first block, and only there");
+  }
+  const lastArchive = snapshotOf(fork, TreeId.ARCHIVE);
+
+  if (input.l1ToL2Messages !== undefined) {
+    if (input.l1ToL2Messages.length > L1_TO_L2_MESSAGES_PER_CHECKPOINT) {
+      throw new RangeError(
+        `a checkpoint takes at most ${L1_TO_L2_MESSAGES_PER_CHECKPOINT} L1-to-L2 messages`,
+      );
+    }
+    const padded = [...input.l1ToL2Messages];
+    while (padded.length < L1_TO_L2_MESSAGES_PER_CHECKPOINT) padded.push(0n);
+    fork.appendLeaves(TreeId.L1_TO_L2_MESSAGE, padded);
+  }
+  for (const effect of txEffects) {
+    fork.appendNoteHashes(effect.noteHashes);
+    fork.insertNullifiers(effect.nullifiers);
+    fork.writePublicData(effect.publicDataWrites.map((w) => ({ slot: w.leafSlot, value: w.value })));
+  }
+
+  const header: BlockHeader = {
+    lastArchive,
+    state: {
+      l1ToL2MessageTree: snapshotOf(fork, TreeId.L1_TO_L2_MESSAGE),
+      partial: {
+        noteHashTree: snapshotOf(fork, TreeId.NOTE_HASH),
+        nullifierTree: snapshotOf(fork, TreeId.NULLIFIER),
+        publicDataTree: snapshotOf(fork, TreeId.PUBLIC_DATA),
+      },
+    },
+    spongeBlobHash: spongeBlobHash(firstInCheckpoint ? 0n : (input.previousSponge ?? 0n), txEffects),
+    globalVariables,
+    totalFees: txEffects.reduce((sum, e) => sum + e.transactionFee, 0n),
+    totalManaUsed: input.totalManaUsed,
+  };
+  const hash = blockHeaderHash(header);
+  fork.appendLeaves(TreeId.ARCHIVE, [hash]);
+  return {
+    number: globalVariables.blockNumber,
+    hash,
+    header,
+    archive: snapshotOf(fork, TreeId.ARCHIVE),
+    body: { txEffects },
+    checkpointNumber: input.checkpointNumber,
+    indexWithinCheckpoint: input.indexWithinCheckpoint,
+  };
+}

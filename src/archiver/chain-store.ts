@@ -1,0 +1,334 @@
+// The archiver's store of the chain (`archiver` LMDB environment): blocks by number, hash
+// and archive root; tx effects by hash; checkpoints with their L1 publish data and
+// attestations, by number and slot; the proven and finalized checkpoints; and how far L1
+// has been read. Every change is one atomic write.
+
+import type { L2Block, TxEffect } from '../core/block.js';
+import { GENESIS_CHECKPOINT_HEADER_HASH } from '../core/block-header.js';
+import type { Fr } from '../core/field.js';
+import type { Database, StoreEnvironment } from '../store/environment.js';
+import type { BlockId, ChainTips, PublishedCheckpoint, TipId } from './types.js';
+
+/** Where a tx effect is: its block and position. */
+export interface IndexedTxEffect {
+  l2BlockNumber: number;
+  l2BlockHash: Fr;
+  txIndexInBlock: number;
+  slotNumber: number;
+  data: TxEffect;
+}
+
+/** The L1 block the archiver has read up to. */
+export interface L1SyncPoint {
+  blockNumber: bigint;
+  blockHash: string;
+  timestamp: bigint;
+}
+
+const u32 = (n: number) => {
+  const b = Buffer.allocUnsafe(4);
+  b.writeUInt32BE(n, 0);
+  return b;
+};
+const fr32 = (v: Fr) => Buffer.from(v.toString(16).padStart(64, '0'), 'hex');
+
+// Stored values are JSON with bigints as {"$n": hex}; blocks hold nothing else JSON can't carry.
+const encode = (value: unknown) =>
+  Buffer.from(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? { $n: v.toString(16) } : v)));
+function decode<T>(bytes: Uint8Array): T {
+  return JSON.parse(Buffer.from(bytes).toString('utf8'), (_k, v) =>
+    v !== null && typeof v === 'object' && typeof v.$n === 'string' && Object.keys(v).length === 1
+      ? BigInt(`0x${v.$n}`)
+      : v,
+  ) as T;
+}
+
+export class ChainStore {
+  private readonly blocks: Database<Buffer, Buffer>;
+  private readonly blockByHash: Database<Buffer, Buffer>;
+  private readonly blockByArchive: Database<Buffer, Buffer>;
+  private readonly txs: Database<Buffer, Buffer>;
+  private readonly checkpoints: Database<Buffer, Buffer>;
+  private readonly checkpointBySlot: Database<Buffer, Buffer>;
+  private readonly meta: Database<unknown, string>;
+
+  constructor(private readonly env: StoreEnvironment) {
+    this.blocks = env.binaryDatabase('blocks');
+    this.blockByHash = env.binaryDatabase('block-by-hash');
+    this.blockByArchive = env.binaryDatabase('block-by-archive');
+    this.txs = env.binaryDatabase('tx-effects');
+    this.checkpoints = env.binaryDatabase('checkpoints');
+    this.checkpointBySlot = env.binaryDatabase('checkpoint-by-slot');
+    this.meta = env.database<unknown>('meta');
+  }
+
+  /** Stores the genesis block once; later calls check it is the same block. */
+  initialize(genesis: L2Block): void {
+    const existing = this.getBlock(0);
+    if (existing !== undefined) {
+      if (existing.hash !== genesis.hash) {
+        throw new Error(
+          `the archiver store holds another chain: its genesis block hash is ${existing.hash}, this node's is ${genesis.hash}`,
+        );
+      }
+      return;
+    }
+    this.env.write(() => {
+      this.putBlock(genesis);
+      this.meta.putSync('latestBlock', 0);
+      this.meta.putSync('latestCheckpoint', 0);
+      this.meta.putSync('provenCheckpoint', 0);
+      this.meta.putSync('finalizedCheckpoint', 0);
+    });
+  }
+
+  // ---- blocks ------------------------------------------------------------------------------
+
+  get latestBlockNumber(): number {
+    return (this.meta.get('latestBlock') as number | undefined) ?? -1;
+  }
+
+  /** Adds a block built or received but not yet checkpointed; it must extend the chain. */
+  addProposedBlock(block: L2Block): void {
+    const latest = this.latestBlockNumber;
+    if (block.number !== latest + 1) {
+      throw new Error(`block ${block.number} does not extend the chain, whose latest block is ${latest}`);
+    }
+    const parent = this.getBlock(latest);
+    if (parent && parent.archive.root !== block.header.lastArchive.root) {
+      throw new Error(`block ${block.number} does not build on block ${latest}: its last archive differs`);
+    }
+    this.env.write(() => {
+      this.putBlock(block);
+      this.meta.putSync('latestBlock', block.number);
+    });
+  }
+
+  getBlock(number: number): L2Block | undefined {
+    if (!Number.isSafeInteger(number) || number < 0 || number > 0xffffffff) return undefined;
+    const bytes = this.blocks.get(u32(number));
+    return bytes === undefined ? undefined : decode<L2Block>(bytes);
+  }
+
+  getBlockNumberByHash(hash: Fr): number | undefined {
+    const bytes = this.blockByHash.get(fr32(hash));
+    return bytes === undefined ? undefined : bytes.readUInt32BE(0);
+  }
+
+  getBlockNumberByArchive(root: Fr): number | undefined {
+    const bytes = this.blockByArchive.get(fr32(root));
+    return bytes === undefined ? undefined : bytes.readUInt32BE(0);
+  }
+
+  getTxEffect(txHash: Fr): IndexedTxEffect | undefined {
+    const at = this.txs.get(fr32(txHash));
+    if (at === undefined) return undefined;
+    const block = this.getBlock(at.readUInt32BE(0));
+    const index = at.readUInt16BE(4);
+    const data = block?.body.txEffects[index];
+    if (!block || !data) return undefined;
+    return {
+      l2BlockNumber: block.number,
+      l2BlockHash: block.hash,
+      txIndexInBlock: index,
+      slotNumber: block.header.globalVariables.slotNumber,
+      data,
+    };
+  }
+
+  // ---- checkpoints -------------------------------------------------------------------------
+
+  get latestCheckpointNumber(): number {
+    return (this.meta.get('latestCheckpoint') as number | undefined) ?? 0;
+  }
+
+  /**
+   * Adds the next checkpoint as published on L1 with its blocks. Blocks already stored as
+   * proposed with the same hashes stay; any other proposed blocks from its first block on are
+   * replaced (the L1 chain is the authority).
+   */
+  addCheckpoint(published: PublishedCheckpoint, blocks: readonly L2Block[], l1: L1SyncPoint): void {
+    const { checkpoint } = published;
+    const latest = this.latestCheckpointNumber;
+    if (checkpoint.number !== latest + 1) {
+      throw new Error(`checkpoint ${checkpoint.number} does not follow checkpoint ${latest}`);
+    }
+    if (blocks.length !== checkpoint.blockCount || blocks.length === 0) {
+      throw new Error(
+        `checkpoint ${checkpoint.number} has ${checkpoint.blockCount} blocks, ${blocks.length} given`,
+      );
+    }
+    const previous = latest === 0 ? undefined : this.getCheckpoint(latest);
+    const expectedStart = previous ? previous.checkpoint.startBlock + previous.checkpoint.blockCount : 1;
+    blocks.forEach((block, i) => {
+      if (block.number !== checkpoint.startBlock + i || block.checkpointNumber !== checkpoint.number) {
+        throw new Error(`block ${block.number} is not block ${i} of checkpoint ${checkpoint.number}`);
+      }
+    });
+    if (checkpoint.startBlock !== expectedStart) {
+      throw new Error(
+        `checkpoint ${checkpoint.number} starts at block ${checkpoint.startBlock}, expected ${expectedStart}`,
+      );
+    }
+    this.env.write(() => {
+      const replaced = blocks.findIndex((b) => this.getBlock(b.number)?.hash !== b.hash);
+      if (replaced >= 0) this.removeBlocksFrom(blocks[replaced]!.number);
+      for (const block of blocks.slice(replaced >= 0 ? replaced : blocks.length)) this.putBlock(block);
+      const last = blocks[blocks.length - 1]!.number;
+      if (this.latestBlockNumber < last) this.meta.putSync('latestBlock', last);
+      this.checkpoints.putSync(u32(checkpoint.number), encode(published));
+      this.checkpointBySlot.putSync(u32(checkpoint.header.slotNumber), u32(checkpoint.number));
+      this.meta.putSync('latestCheckpoint', checkpoint.number);
+      this.meta.putSync('l1SyncPoint', l1);
+    });
+  }
+
+  getCheckpoint(number: number): PublishedCheckpoint | undefined {
+    if (!Number.isSafeInteger(number) || number < 1 || number > 0xffffffff) return undefined;
+    const bytes = this.checkpoints.get(u32(number));
+    return bytes === undefined ? undefined : decode<PublishedCheckpoint>(bytes);
+  }
+
+  getCheckpointNumberBySlot(slot: number): number | undefined {
+    if (!Number.isSafeInteger(slot) || slot < 0 || slot > 0xffffffff) return undefined;
+    const bytes = this.checkpointBySlot.get(u32(slot));
+    return bytes === undefined ? undefined : bytes.readUInt32BE(0);
+  }
+
+  /** Checkpoint numbers of the checkpoints at or after (or, reversed, at or before) a slot. */
+  checkpointNumbersFromSlot(slot: number, limit: number, reverse: boolean): number[] {
+    const start = u32(Math.min(Math.max(slot, 0), 0xffffffff));
+    return Array.from(this.checkpointBySlot.getRange({ start, reverse, limit }), (e) =>
+      e.value.readUInt32BE(0),
+    );
+  }
+
+  /** The checkpoint holding a block, if the block is checkpointed. */
+  checkpointOfBlock(blockNumber: number): number | undefined {
+    const block = this.getBlock(blockNumber);
+    if (block === undefined || block.checkpointNumber > this.latestCheckpointNumber) return undefined;
+    return block.number === 0 ? 0 : block.checkpointNumber;
+  }
+
+  // ---- tips ----------------------------------------------------------------------------------
+
+  setProvenCheckpoint(number: number): void {
+    if (number > this.latestCheckpointNumber) {
+      throw new Error(
+        `cannot mark checkpoint ${number} proven: the latest checkpoint is ${this.latestCheckpointNumber}`,
+      );
+    }
+    this.env.write(() => {
+      this.meta.putSync('provenCheckpoint', number);
+      if (this.finalizedCheckpoint > number) this.meta.putSync('finalizedCheckpoint', number);
+    });
+  }
+
+  setFinalizedCheckpoint(number: number): void {
+    if (number > this.provenCheckpoint) {
+      throw new Error(
+        `cannot finalize checkpoint ${number}: the proven checkpoint is ${this.provenCheckpoint}`,
+      );
+    }
+    this.env.write(() => this.meta.putSync('finalizedCheckpoint', number));
+  }
+
+  get provenCheckpoint(): number {
+    return (this.meta.get('provenCheckpoint') as number | undefined) ?? 0;
+  }
+
+  get finalizedCheckpoint(): number {
+    return (this.meta.get('finalizedCheckpoint') as number | undefined) ?? 0;
+  }
+
+  get l1SyncPoint(): L1SyncPoint | undefined {
+    return this.meta.get('l1SyncPoint') as L1SyncPoint | undefined;
+  }
+
+  getTips(): ChainTips {
+    const latest = this.getBlock(this.latestBlockNumber)!;
+    return {
+      proposed: { number: latest.number, hash: latest.hash },
+      checkpointed: this.tipAt(this.latestCheckpointNumber),
+      proven: this.tipAt(this.provenCheckpoint),
+      finalized: this.tipAt(this.finalizedCheckpoint),
+    };
+  }
+
+  private tipAt(checkpointNumber: number): TipId {
+    if (checkpointNumber === 0) {
+      const genesis = this.getBlock(0)!;
+      return {
+        block: { number: 0, hash: genesis.hash },
+        checkpoint: { number: 0, hash: GENESIS_CHECKPOINT_HEADER_HASH },
+      };
+    }
+    const { checkpoint } = this.getCheckpoint(checkpointNumber)!;
+    const lastBlock = checkpoint.startBlock + checkpoint.blockCount - 1;
+    return {
+      block: { number: lastBlock, hash: this.getBlock(lastBlock)!.hash } satisfies BlockId,
+      checkpoint: { number: checkpoint.number, hash: checkpoint.hash },
+    };
+  }
+
+  // ---- unwinding -----------------------------------------------------------------------------
+
+  /**
+   * Removes every block after `blockNumber` and every checkpoint holding one of them; returns
+   * the removed blocks, newest first (their txs go back to the mempool).
+   */
+  unwindBlocksAfter(blockNumber: number): L2Block[] {
+    const removed: L2Block[] = [];
+    for (let n = this.latestBlockNumber; n > blockNumber; n--) removed.push(this.getBlock(n)!);
+    if (removed.length === 0) return removed;
+    this.env.write(() => this.removeBlocksFrom(blockNumber + 1));
+    return removed;
+  }
+
+  /** Removes every checkpoint after `checkpointNumber` and all of their blocks (a pruned epoch). */
+  unwindCheckpointsAfter(checkpointNumber: number): L2Block[] {
+    if (checkpointNumber >= this.latestCheckpointNumber) return [];
+    const keep = checkpointNumber === 0 ? undefined : this.getCheckpoint(checkpointNumber)!.checkpoint;
+    const lastKept = keep ? keep.startBlock + keep.blockCount - 1 : 0;
+    return this.unwindBlocksAfter(lastKept);
+  }
+
+  // ---- internals (inside a write) ---------------------------------------------------------------
+
+  private putBlock(block: L2Block): void {
+    const key = u32(block.number);
+    this.blocks.putSync(key, encode(block));
+    this.blockByHash.putSync(fr32(block.hash), key);
+    this.blockByArchive.putSync(fr32(block.archive.root), key);
+    block.body.txEffects.forEach((effect, i) => {
+      const at = Buffer.allocUnsafe(6);
+      at.writeUInt32BE(block.number, 0);
+      at.writeUInt16BE(i, 4);
+      this.txs.putSync(fr32(effect.txHash), at);
+    });
+  }
+
+  /** Removes blocks from `first` on, and the checkpoints that held any of them. */
+  private removeBlocksFrom(first: number): void {
+    for (let n = this.latestBlockNumber; n >= first; n--) {
+      const block = this.getBlock(n);
+      if (!block) continue;
+      this.blocks.removeSync(u32(n));
+      this.blockByHash.removeSync(fr32(block.hash));
+      this.blockByArchive.removeSync(fr32(block.archive.root));
+      for (const effect of block.body.txEffects) this.txs.removeSync(fr32(effect.txHash));
+    }
+    this.meta.putSync('latestBlock', Math.min(this.latestBlockNumber, first - 1));
+    let checkpoint = this.latestCheckpointNumber;
+    while (checkpoint > 0) {
+      const published = this.getCheckpoint(checkpoint)!;
+      if (published.checkpoint.startBlock + published.checkpoint.blockCount - 1 < first) break;
+      this.checkpoints.removeSync(u32(checkpoint));
+      this.checkpointBySlot.removeSync(u32(published.checkpoint.header.slotNumber));
+      checkpoint--;
+    }
+    this.meta.putSync('latestCheckpoint', checkpoint);
+    if (this.provenCheckpoint > checkpoint) this.meta.putSync('provenCheckpoint', checkpoint);
+    if (this.finalizedCheckpoint > checkpoint) this.meta.putSync('finalizedCheckpoint', checkpoint);
+  }
+}

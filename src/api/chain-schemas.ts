@@ -1,0 +1,202 @@
+// Result shapes of the block, checkpoint and tip methods (reference-facts §1.1, §3.1–§3.5).
+// Where DESIGN §2 is silent, a value's wire form follows its type in the reference: Fr as
+// 0x hex, bigint as a decimal string; slot numbers are JSON numbers (DESIGN §2).
+import { z } from 'zod';
+import {
+  bigintDec,
+  blockHash,
+  ethAddress,
+  frHex,
+  l2Address,
+  slotNumber,
+  txHash,
+  uint,
+} from '../core/codecs.js';
+
+export const appendOnlyTreeSnapshot = z.object({ root: frHex, nextAvailableLeafIndex: uint });
+export const gasFees = z.object({ feePerDaGas: bigintDec, feePerL2Gas: bigintDec });
+
+export const globalVariables = z.object({
+  chainId: frHex,
+  version: frHex,
+  blockNumber: uint,
+  slotNumber,
+  timestamp: bigintDec,
+  coinbase: ethAddress,
+  feeRecipient: l2Address,
+  gasFees,
+});
+
+export const blockHeader = z
+  .object({
+    lastArchive: appendOnlyTreeSnapshot,
+    state: z.object({
+      l1ToL2MessageTree: appendOnlyTreeSnapshot,
+      partial: z.object({
+        noteHashTree: appendOnlyTreeSnapshot,
+        nullifierTree: appendOnlyTreeSnapshot,
+        publicDataTree: appendOnlyTreeSnapshot,
+      }),
+    }),
+    spongeBlobHash: frHex,
+    globalVariables,
+    totalFees: frHex,
+    totalManaUsed: frHex,
+  })
+  .describe('Block header');
+
+export const txEffect = z
+  .object({
+    revertCode: uint,
+    txHash,
+    transactionFee: frHex,
+    noteHashes: z.array(frHex),
+    nullifiers: z.array(frHex),
+    l2ToL1Msgs: z.array(frHex),
+    publicDataWrites: z.array(z.object({ leafSlot: frHex, value: frHex })),
+    privateLogs: z.array(z.object({ fields: z.array(frHex), emittedLength: uint })),
+    publicLogs: z.array(z.object({ contractAddress: l2Address, fields: z.array(frHex) })),
+    contractClassLogs: z.array(
+      z.object({
+        contractAddress: l2Address,
+        fields: z.object({ fields: z.array(frHex) }),
+        emittedLength: uint,
+      }),
+    ),
+  })
+  .describe('What a tx did to the chain state');
+
+const body = z.object({ txEffects: z.array(txEffect) });
+
+/** The earlier set's L2Block (node_getBlock, node_getBlocks). */
+export const l2Block = z
+  .object({
+    archive: appendOnlyTreeSnapshot,
+    header: blockHeader,
+    body,
+    checkpointNumber: uint,
+    indexWithinCheckpoint: uint,
+  })
+  .describe('An L2 block');
+
+export const l1PublishInfo = z.union([
+  z.object({ published: z.literal(false) }),
+  z.object({
+    published: z.literal(true),
+    blockNumber: bigintDec,
+    timestamp: bigintDec,
+    blockHash: z.string(),
+  }),
+]);
+
+export const l1PublishedData = z.object({
+  blockNumber: bigintDec,
+  timestamp: bigintDec,
+  blockHash: z.string(),
+});
+
+export const committeeAttestation = z.object({ address: ethAddress, signature: z.string() });
+
+/** The current set's block (svc_getBlock, svc_getBlocks); optional parts follow the include options. */
+export const blockResponse = z
+  .object({
+    header: blockHeader,
+    archive: appendOnlyTreeSnapshot,
+    hash: blockHash,
+    number: uint,
+    checkpointNumber: uint,
+    indexWithinCheckpoint: uint,
+    body: body.optional(),
+    l1: l1PublishInfo.optional(),
+    attestations: z.array(committeeAttestation).optional(),
+  })
+  .describe('A block; body, l1 and attestations only when asked for');
+
+export const blockData = z
+  .object({
+    header: blockHeader,
+    archive: appendOnlyTreeSnapshot,
+    blockHash,
+    checkpointNumber: uint,
+    indexWithinCheckpoint: uint,
+  })
+  .describe('Block metadata without tx bodies');
+
+export const checkpointHeader = z.object({
+  lastArchiveRoot: frHex,
+  blockHeadersHash: frHex,
+  blobsHash: frHex,
+  inHash: frHex,
+  epochOutHash: frHex,
+  slotNumber,
+  timestamp: bigintDec,
+  coinbase: ethAddress,
+  feeRecipient: l2Address,
+  gasFees,
+  totalManaUsed: frHex,
+});
+
+export const checkpointResponse = z
+  .object({
+    number: uint,
+    header: checkpointHeader,
+    archive: appendOnlyTreeSnapshot,
+    checkpointOutHash: frHex,
+    startBlock: uint,
+    blockCount: uint,
+    feeAssetPriceModifier: bigintDec,
+    blocks: z.array(blockResponse).optional(),
+    l1: l1PublishInfo.optional(),
+    attestations: z.array(committeeAttestation).optional(),
+  })
+  .describe('A checkpoint; blocks, l1 and attestations only when asked for');
+
+export const checkpointData = z
+  .object({
+    checkpointNumber: uint,
+    header: checkpointHeader,
+    archive: appendOnlyTreeSnapshot,
+    checkpointOutHash: frHex,
+    startBlock: uint,
+    blockCount: uint,
+    feeAssetPriceModifier: bigintDec,
+    attestations: z.array(committeeAttestation),
+    l1: l1PublishedData,
+  })
+  .describe('Checkpoint metadata with its L1 publication');
+
+const blockId = z.object({ number: uint, hash: blockHash });
+const tipId = z.object({ block: blockId, checkpoint: z.object({ number: uint, hash: frHex }) });
+
+/** The current set's tips. */
+export const chainTips = z
+  .object({ proposed: blockId, checkpointed: tipId, proven: tipId, finalized: tipId })
+  .describe('The chain tips: proposed, checkpointed, proven, finalized');
+
+/** The earlier set's tips: latest = proposed, pending = checkpointed, proven. */
+export const l2TipsEarlier = z
+  .object({ latest: blockId, pending: blockId, proven: blockId })
+  .describe('The chain tips: latest (proposed), pending (checkpointed), proven');
+
+export const l1RollupConstants = z
+  .object({
+    l1StartBlock: bigintDec,
+    l1GenesisTime: bigintDec,
+    slotDuration: uint,
+    epochDuration: uint,
+    ethereumSlotDuration: uint,
+    proofSubmissionEpochs: uint,
+    targetCommitteeSize: uint,
+    rollupManaLimit: uint,
+  })
+  .describe('Time and size constants of the rollup');
+
+export const worldStateSyncStatus = z
+  .object({
+    latestBlockNumber: uint,
+    latestBlockHash: z.string(),
+    finalizedBlockNumber: uint,
+    oldestHistoricBlockNumber: uint,
+    treesAreSynched: z.boolean(),
+  })
+  .describe('How far the world state has synced');

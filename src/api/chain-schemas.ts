@@ -97,6 +97,12 @@ export const l1PublishedData = z.object({
 
 export const committeeAttestation = z.object({ address: ethAddress, signature: z.string() });
 
+/** Parts of blocks and checkpoints returned only with includeL1PublishInfo / includeAttestations. */
+const publicationParts = {
+  l1: l1PublishInfo.optional(),
+  attestations: z.array(committeeAttestation).optional(),
+};
+
 /** The current set's block (svc_getBlock, svc_getBlocks); optional parts follow the include options. */
 export const blockResponse = z
   .object({
@@ -107,8 +113,7 @@ export const blockResponse = z
     checkpointNumber: uint,
     indexWithinCheckpoint: uint,
     body: body.optional(),
-    l1: l1PublishInfo.optional(),
-    attestations: z.array(committeeAttestation).optional(),
+    ...publicationParts,
   })
   .describe('A block; body, l1 and attestations only when asked for');
 
@@ -146,8 +151,7 @@ export const checkpointResponse = z
     blockCount: uint,
     feeAssetPriceModifier: bigintDec,
     blocks: z.array(blockResponse).optional(),
-    l1: l1PublishInfo.optional(),
-    attestations: z.array(committeeAttestation).optional(),
+    ...publicationParts,
   })
   .describe('A checkpoint; blocks, l1 and attestations only when asked for');
 

@@ -31,8 +31,8 @@ export interface PublicLog {
 
 export interface ContractClassLog {
   contractAddress: Fr;
-  /** Always CONTRACT_CLASS_LOG_SIZE_IN_FIELDS fields. */
-  fields: Fr[];
+  /** Always CONTRACT_CLASS_LOG_SIZE_IN_FIELDS fields (nested, as in the reference's shape). */
+  fields: { fields: Fr[] };
   emittedLength: number;
 }
 
@@ -86,7 +86,7 @@ export function txEffectToFields(effect: TxEffect): Fr[] {
     out.push(log.contractAddress, BigInt(log.fields.length), ...log.fields);
   out.push(BigInt(effect.contractClassLogs.length));
   for (const log of effect.contractClassLogs) {
-    out.push(log.contractAddress, BigInt(log.emittedLength), ...log.fields.slice(0, log.emittedLength));
+    out.push(log.contractAddress, BigInt(log.emittedLength), ...log.fields.fields.slice(0, log.emittedLength));
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // content of block n depends only on n, so the model can recompute any prefix of the chain.
 import { poseidon2Hash } from '../../src/core/hash/index.js';
 import { TreeId, type WorldStateFork, type WorldStateOptions } from '../../src/world-state/types.js';
+import { testGenesisBlockHash } from './model.js';
 
 export const CRASH_OPTIONS: WorldStateOptions = {
   historyBlocks: 4,
@@ -9,13 +10,7 @@ export const CRASH_OPTIONS: WorldStateOptions = {
     { slot: 1000n, value: 5n },
     { slot: 3n, value: 33n },
   ],
-  genesisBlockHash: (s) =>
-    poseidon2Hash([
-      s[TreeId.NULLIFIER].root,
-      s[TreeId.NOTE_HASH].root,
-      s[TreeId.PUBLIC_DATA].root,
-      s[TreeId.L1_TO_L2_MESSAGE].root,
-    ]),
+  genesisBlockHash: testGenesisBlockHash,
 };
 
 const h = (...xs: (number | bigint)[]) => poseidon2Hash(xs.map((x) => BigInt(x)));

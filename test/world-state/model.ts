@@ -434,6 +434,16 @@ export class WorldStateModel {
   }
 }
 
+/** A genesis block hash for tests: a hash of the four state-tree roots. */
+export function testGenesisBlockHash(s: Record<TreeId, TreeSnapshot>): Fr {
+  return poseidon2Hash([
+    s[TreeId.NULLIFIER].root,
+    s[TreeId.NOTE_HASH].root,
+    s[TreeId.PUBLIC_DATA].root,
+    s[TreeId.L1_TO_L2_MESSAGE].root,
+  ]);
+}
+
 /** Folds a sibling path (leaf level first) onto a leaf hash: the root it proves. */
 export function rootFromPath(leafHash: Fr, leafIndex: number, path: readonly Fr[]): Fr {
   let hash = leafHash;

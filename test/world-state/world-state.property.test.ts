@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { poseidon2Hash } from '../../src/core/hash/index.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { TreeId, type WorldStateOptions } from '../../src/world-state/types.js';
 import { WorldState } from '../../src/world-state/world-state.js';
+import { testGenesisBlockHash } from './model.js';
 import { opArb, runSequence } from './ops.js';
 
 const SEED = Number(process.env.WS_PROPERTY_SEED ?? 0x5eed);
@@ -28,13 +28,7 @@ const options = (historyBlocks: number): WorldStateOptions => ({
     { slot: 500n, value: 2n },
     { slot: 1000n, value: 3n },
   ],
-  genesisBlockHash: (s) =>
-    poseidon2Hash([
-      s[TreeId.NULLIFIER].root,
-      s[TreeId.NOTE_HASH].root,
-      s[TreeId.PUBLIC_DATA].root,
-      s[TreeId.L1_TO_L2_MESSAGE].root,
-    ]),
+  genesisBlockHash: testGenesisBlockHash,
 });
 
 const open = (env: Parameters<typeof WorldState.open>[0], opts: WorldStateOptions) =>

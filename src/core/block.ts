@@ -86,7 +86,11 @@ export function txEffectToFields(effect: TxEffect): Fr[] {
     out.push(log.contractAddress, BigInt(log.fields.length), ...log.fields);
   out.push(BigInt(effect.contractClassLogs.length));
   for (const log of effect.contractClassLogs) {
-    out.push(log.contractAddress, BigInt(log.emittedLength), ...log.fields.fields.slice(0, log.emittedLength));
+    out.push(
+      log.contractAddress,
+      BigInt(log.emittedLength),
+      ...log.fields.fields.slice(0, log.emittedLength),
+    );
   }
   return out;
 }

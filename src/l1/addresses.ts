@@ -1,0 +1,24 @@
+// Addresses of the rollup's L1 contracts, with the field names of the reference node's
+// `L1ContractAddresses` (reference-facts §3.8).
+import type { Address } from 'viem';
+
+export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
+
+export interface L1ContractAddresses {
+  rollupAddress: Address;
+  registryAddress: Address;
+  inboxAddress: Address;
+  outboxAddress: Address;
+  feeJuiceAddress: Address;
+  feeJuicePortalAddress: Address;
+  /** cairn has no staking asset contract: always the zero address. */
+  stakingAssetAddress: Address;
+  /** cairn has no coin issuer contract: always the zero address. */
+  coinIssuerAddress: Address;
+  /** cairn has no reward distributor contract: always the zero address. */
+  rewardDistributorAddress: Address;
+  /** cairn has no governance proposer contract: always the zero address. */
+  governanceProposerAddress: Address;
+  /** cairn has no governance contract: always the zero address. */
+  governanceAddress: Address;
+}

@@ -1,7 +1,7 @@
 // Result shapes shared by the method sets. Each is a codec: the node's values on one
 // side, the JSON of DESIGN §2 on the other.
 import { z } from 'zod';
-import { allowedElement, l2Address, uint } from '../core/codecs.js';
+import { allowedElement, ethAddress, l2Address, uint } from '../core/codecs.js';
 
 export const protocolContractAddresses = z
   .object({
@@ -12,6 +12,22 @@ export const protocolContractAddresses = z
   })
   .describe('Addresses of the protocol contracts');
 
+export const l1ContractAddresses = z
+  .object({
+    rollupAddress: ethAddress,
+    registryAddress: ethAddress,
+    inboxAddress: ethAddress,
+    outboxAddress: ethAddress,
+    feeJuiceAddress: ethAddress,
+    feeJuicePortalAddress: ethAddress,
+    stakingAssetAddress: ethAddress,
+    coinIssuerAddress: ethAddress,
+    rewardDistributorAddress: ethAddress,
+    governanceProposerAddress: ethAddress,
+    governanceAddress: ethAddress,
+  })
+  .describe('Addresses of the rollup contracts on L1 (the zero address for contracts cairn does not have)');
+
 export const gas = z.object({ daGas: uint, l2Gas: uint }).describe('Gas amounts in both dimensions');
 
 export const nodeInfo = z
@@ -20,6 +36,7 @@ export const nodeInfo = z
     l1ChainId: uint.describe('Chain id of the L1 chain'),
     rollupVersion: uint.describe('Version of the rollup'),
     enr: z.string().optional().describe('Node record for peer discovery; absent while P2P is off'),
+    l1ContractAddresses,
     protocolContractAddresses,
     realProofs: z.boolean().describe('Whether tx proofs are really verified (false: the dev verifier)'),
     txsLimits: z.object({ gas }).describe('Most gas a single tx may declare'),

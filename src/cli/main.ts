@@ -55,20 +55,21 @@ async function start(opts: Record<string, unknown>): Promise<void> {
   for (const warning of warnings) logger.warn(warning);
   logger.info({ version: NODE_VERSION, node: process.version }, 'starting cairn');
 
-  let running: RunningNode;
-  try {
-    running = await serve(config, logger);
-  } catch (err) {
-    logger.fatal({ err }, `cannot start: ${(err as Error).message}`);
-    process.exit(1);
-  }
-  if (config.readyFile) writeReadyFile(config.readyFile, running);
-
+  // Signals are handled from the start: one that arrives while the node is still starting
+  // shuts it down as soon as it has started (or failed), so no child process (the embedded L1)
+  // is left behind.
+  let running: RunningNode | undefined;
   let stopping = false;
+  let pendingExit: { reason: string; code: number } | undefined;
   const shutdown = async (reason: string, exitCode: number) => {
     if (stopping) {
       logger.warn(`${reason} again: exiting without waiting`);
       process.exit(1);
+    }
+    if (running === undefined) {
+      pendingExit ??= { reason, code: exitCode };
+      logger.info({ reason }, 'shutting down once start-up has finished');
+      return;
     }
     stopping = true;
     logger.info({ reason }, 'shutting down: refusing new requests, finishing those in flight');
@@ -96,6 +97,18 @@ async function start(opts: Record<string, unknown>): Promise<void> {
     logger.fatal({ err }, 'unhandled promise rejection');
     void shutdown('unhandled rejection', 1);
   });
+
+  try {
+    running = await serve(config, logger);
+  } catch (err) {
+    logger.fatal({ err }, `cannot start: ${(err as Error).message}`);
+    process.exit(pendingExit ? pendingExit.code : 1);
+  }
+  if (pendingExit) {
+    await shutdown(pendingExit.reason, pendingExit.code);
+    return;
+  }
+  if (config.readyFile) writeReadyFile(config.readyFile, running);
 }
 
 const program = new Command('cairn')

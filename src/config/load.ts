@@ -160,6 +160,12 @@ export function loadConfig(sources: ConfigSources = {}): LoadedConfig {
         'or bind the admin port to 127.0.0.1',
     );
   }
+  if (config.l1RpcUrl !== undefined && config.l1ContractAddresses === undefined) {
+    throw new ConfigError(
+      `invalid setting l1ContractAddresses (from ${origins.l1ContractAddresses}): with l1RpcUrl (from ${origins.l1RpcUrl}) ` +
+        'the node uses contracts already on that chain, so their addresses are required',
+    );
+  }
   if (config.port !== 0 && config.port === config.adminPort) {
     throw new ConfigError(`invalid settings port and adminPort: both are ${config.port}; they must differ`);
   }

@@ -4,7 +4,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { allowedElement } from '../core/codecs.js';
+import { allowedElement, ethAddress } from '../core/codecs.js';
 
 /** How a setting's text form (flag or env var) is read. */
 export type SettingKind = 'int' | 'bool' | 'string' | 'list' | 'json';
@@ -139,6 +139,81 @@ export const SETTINGS = {
     'int',
     10_000,
     'On SIGINT/SIGTERM, how long to wait for in-flight work before exiting anyway',
+  ),
+  l1RpcUrl: optionalSetting(
+    z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+    'string',
+    'JSON-RPC URL of the L1 chain; without it the node runs its own anvil (embedded L1) under the data directory',
+    { placeholder: 'url' },
+  ),
+  l1ContractAddresses: optionalSetting(
+    z
+      .object({
+        rollupAddress: ethAddress,
+        registryAddress: ethAddress,
+        inboxAddress: ethAddress,
+        outboxAddress: ethAddress,
+        feeJuiceAddress: ethAddress,
+        feeJuicePortalAddress: ethAddress,
+      })
+      .strict(),
+    'json',
+    'With l1RpcUrl: the rollup contracts on that chain, as JSON {rollupAddress, registryAddress, inboxAddress, outboxAddress, feeJuiceAddress, feeJuicePortalAddress}',
+    { placeholder: 'json' },
+  ),
+  clock: setting(
+    z.enum(['realtime', 'manual']),
+    'string',
+    'realtime',
+    'realtime: the embedded L1 mines a block every l1BlockTime seconds; manual: it mines only through the svcDev_ methods',
+  ),
+  l1BlockTime: setting(
+    z.number().int().min(1).max(60),
+    'int',
+    2,
+    'Seconds between blocks of the embedded L1 in realtime mode',
+  ),
+  slotDuration: setting(
+    z.number().int().min(1),
+    'int',
+    8,
+    'Seconds per L2 slot (rollup parameter, used when the contracts are first deployed)',
+  ),
+  epochDuration: setting(
+    z.number().int().min(1).max(32),
+    'int',
+    4,
+    'Slots per epoch (rollup parameter, used at first deployment)',
+  ),
+  proofSubmissionEpochs: setting(
+    z.number().int().min(1),
+    'int',
+    1,
+    'Epochs an epoch has to be proven in before its checkpoints are pruned (rollup parameter, used at first deployment)',
+  ),
+  targetCommitteeSize: setting(
+    z.number().int().min(1),
+    'int',
+    4,
+    'Validators in each epoch committee (rollup parameter, used at first deployment)',
+  ),
+  manaTarget: setting(
+    z.number().int().min(0),
+    'int',
+    100_000_000,
+    'Mana per checkpoint the fee model aims at; the limit is twice it (rollup parameter, used at first deployment)',
+  ),
+  keystorePath: optionalSetting(
+    nonEmpty,
+    'string',
+    'Validator keystore (JSON); default <dataDir>/keystore.json, created with devValidators new keys if missing',
+    { placeholder: 'path' },
+  ),
+  devValidators: setting(
+    z.number().int().min(1).max(64),
+    'int',
+    4,
+    'How many validators a newly created dev keystore holds',
   ),
   worldStateHistoryBlocks: setting(
     z.number().int().min(0),

@@ -1,5 +1,7 @@
 // The composition root: builds the node's components from the configuration, owns
 // their lifecycle, and answers the questions the API asks of the node as a whole.
+
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/settings.js';
 import {
@@ -12,8 +14,16 @@ import { invalidParams } from '../core/errors.js';
 import { toHex32 } from '../core/field.js';
 import { functionSelector, poseidon2Backend } from '../core/hash/index.js';
 import { NODE_VERSION } from '../core/version.js';
+import type { L1ContractAddresses } from '../l1/addresses.js';
+import {
+  connectEmbeddedL1,
+  connectExternalL1,
+  type ExternalL1Options,
+  type L1Connection,
+} from '../l1/connect.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
-import { genesisBlockHashOf, WorldState } from '../world-state/index.js';
+import { ensureDevKeystore, loadKeystore, type Validator } from '../validators/keystore.js';
+import { genesisBlockHashOf, TreeId, WorldState } from '../world-state/index.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { FunctionSignatureBook } from './function-signatures.js';
 
@@ -22,6 +32,7 @@ export interface NodeInfo {
   l1ChainId: number;
   rollupVersion: number;
   enr?: string;
+  l1ContractAddresses: L1ContractAddresses;
   protocolContractAddresses: ProtocolContractAddresses;
   /** Whether tx proofs are verified for real; cairn's only verifier is the dev verifier. */
   realProofs: boolean;
@@ -42,6 +53,8 @@ export class CairnNode {
     readonly dataDir: DataDir,
     private readonly nodeStore: StoreEnvironment,
     readonly worldState: WorldState,
+    readonly validators: Validator[],
+    readonly l1: L1Connection,
   ) {
     this.signatures = new FunctionSignatureBook(nodeStore);
     const defaults: AllowedElement[] = DEFAULT_SETUP_ALLOW_LIST.map((e) => ({
@@ -65,13 +78,22 @@ export class CairnNode {
     const dataDir = openDataDir(config.dataDir, config.ephemeral);
     let nodeStore: StoreEnvironment | undefined;
     let worldState: WorldState | undefined;
+    let l1: L1Connection | undefined;
     try {
       nodeStore = openEnvironment(dataDir.path, 'node');
       worldState = await WorldState.open(openEnvironment(dataDir.path, 'world-state'), {
         historyBlocks: config.worldStateHistoryBlocks,
         genesisBlockHash: genesisBlockHashOf,
       });
-      const node = new CairnNode(config, logger, dataDir, nodeStore, worldState);
+      const validators = CairnNode.openKeystore(config, dataDir, logger);
+      l1 = await CairnNode.connectL1(
+        config,
+        dataDir,
+        worldState,
+        validators,
+        logger.child({ component: 'l1' }),
+      );
+      const node = new CairnNode(config, logger, dataDir, nodeStore, worldState, validators, l1);
       // The protocol's own setup functions are named like any registered signature.
       node.signatures.register(DEFAULT_SETUP_ALLOW_LIST.map((e) => e.signature));
       for (const e of node.allowedSetup) {
@@ -91,11 +113,64 @@ export class CairnNode {
       node.state = 'running';
       return node;
     } catch (err) {
+      await l1?.close();
       await worldState?.close();
       await nodeStore?.close();
       dataDir.release();
       throw err;
     }
+  }
+
+  /** The validator keystore: a dev keystore of new keys unless keystorePath names one. */
+  private static openKeystore(config: Config, dataDir: DataDir, logger: Logger): Validator[] {
+    const path = config.keystorePath ?? join(dataDir.path, 'keystore.json');
+    if (config.keystorePath === undefined && ensureDevKeystore(path, config.devValidators).created) {
+      logger.info(`created a dev keystore of ${config.devValidators} validators at ${path}`);
+    }
+    const validators = loadKeystore(path);
+    logger.info(`validators: ${validators.map((v) => v.attester.address).join(', ')}`);
+    return validators;
+  }
+
+  private static connectL1(
+    config: Config,
+    dataDir: DataDir,
+    worldState: WorldState,
+    validators: Validator[],
+    logger: Logger,
+  ): Promise<L1Connection> {
+    const log = { info: (m: string) => logger.info(m), warn: (m: string) => logger.warn(m) };
+    if (config.l1RpcUrl !== undefined) {
+      return connectExternalL1(
+        {
+          rpcUrl: config.l1RpcUrl,
+          chainId: config.l1ChainId,
+          // The setting's schema checked each is 0x + 40 hex digits.
+          addresses: config.l1ContractAddresses as ExternalL1Options['addresses'],
+          rollupVersion: config.rollupVersion,
+        },
+        log,
+      );
+    }
+    return connectEmbeddedL1(
+      {
+        dir: join(dataDir.path, 'l1'),
+        chainId: config.l1ChainId,
+        blockTime: config.clock === 'realtime' ? config.l1BlockTime : undefined,
+        deploy: {
+          slotDuration: config.slotDuration,
+          epochDuration: config.epochDuration,
+          proofSubmissionEpochs: config.proofSubmissionEpochs,
+          targetCommitteeSize: config.targetCommitteeSize,
+          manaTarget: config.manaTarget,
+          rollupVersion: config.rollupVersion,
+          genesisArchiveRoot: worldState.at(0).snapshot(TreeId.ARCHIVE).root,
+          validators: validators.map((v) => v.attester.address),
+        },
+        fund: [...new Set(validators.map((v) => v.publisher.address))],
+      },
+      log,
+    );
   }
 
   get lifecycle(): NodeState {
@@ -114,6 +189,7 @@ export class CairnNode {
       l1ChainId: this.config.l1ChainId,
       rollupVersion: this.config.rollupVersion,
       ...(enr === undefined ? {} : { enr }),
+      l1ContractAddresses: { ...this.l1.addresses },
       protocolContractAddresses: { ...PROTOCOL_CONTRACT_ADDRESSES },
       realProofs: false,
       txsLimits: { gas: { daGas: this.config.txMaxDaGas, l2Gas: this.config.txMaxL2Gas } },
@@ -123,6 +199,10 @@ export class CairnNode {
   /** The node record for peer discovery; none while P2P is off (it has no P2P yet). */
   getEncodedEnr(): string | undefined {
     return undefined;
+  }
+
+  getL1ContractAddresses(): L1ContractAddresses {
+    return { ...this.l1.addresses };
   }
 
   getAllowedPublicSetup(): AllowedElement[] {
@@ -162,6 +242,7 @@ export class CairnNode {
   async stop(): Promise<void> {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
+    await this.l1.close();
     await this.worldState.close();
     await this.nodeStore.close();
     this.dataDir.release();

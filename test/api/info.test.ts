@@ -3,13 +3,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { privateKeyToAccount } from 'viem/accounts';
 import { type RunningNode, serve } from '../../src/cli/serve.js';
 import { functionSelector } from '../../src/core/hash/index.js';
 import { NODE_VERSION } from '../../src/core/version.js';
+import { DEFAULT_DEPLOYER_PRIVATE_KEY, expectedL1ContractAddresses } from '../../src/l1/deploy.js';
 import { call, result, silentLogger, testConfig } from '../helpers/rpc.js';
 
 const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as { version: string };
 const fr = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+/** The embedded L1's contracts sit at the addresses its fixed deployer gives them. */
+const embeddedL1Addresses = Object.fromEntries(
+  Object.entries(expectedL1ContractAddresses(privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY).address)).map(
+    ([k, v]) => [k, v.toLowerCase()],
+  ),
+);
 
 describe('node information methods', () => {
   let running: RunningNode;
@@ -36,6 +44,7 @@ describe('node information methods', () => {
         nodeVersion: pkg.version,
         l1ChainId: 424242,
         rollupVersion: 17,
+        l1ContractAddresses: embeddedL1Addresses,
         protocolContractAddresses: {
           classRegistry: fr(3n),
           feeJuice: fr(5n),
@@ -45,6 +54,12 @@ describe('node information methods', () => {
         realProofs: false,
         txsLimits: { gas: { daGas: 786432, l2Gas: 5000000 } },
       });
+    }
+  });
+
+  test('getL1ContractAddresses: the deployed contracts, in both sets', async () => {
+    for (const ns of ['svc', 'node']) {
+      assert.deepEqual(await result(url, `${ns}_getL1ContractAddresses`), embeddedL1Addresses);
     }
   });
 

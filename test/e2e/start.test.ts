@@ -15,7 +15,7 @@ describe('cairn start (child process)', () => {
     node = await startCairn(['--log-format', 'json', '--admin-api-key', 'e2e-admin-key-0123456789']);
   });
   after(async () => {
-    await node.stop('SIGKILL');
+    await node.stop();
   });
 
   test('writes the ready file with both URLs and logs one line per listener', () => {

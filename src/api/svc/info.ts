@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { uint } from '../../core/codecs.js';
 import type { CairnNode } from '../../node/node.js';
 import { defineMethods, type Namespace, type RpcMethod } from '../../rpc/registry.js';
-import { allowedElements, nodeInfo, protocolContractAddresses } from '../schemas.js';
+import { allowedElements, l1ContractAddresses, nodeInfo, protocolContractAddresses } from '../schemas.js';
 
 export function infoMethods(node: CairnNode, namespaces: readonly Namespace[]): RpcMethod[] {
   return [
@@ -63,6 +63,14 @@ export function infoMethods(node: CairnNode, namespaces: readonly Namespace[]): 
       resultName: 'allowedElements',
       result: allowedElements,
       handler: () => node.getAllowedPublicSetup(),
+    }),
+    ...defineMethods(namespaces, {
+      name: 'getL1ContractAddresses',
+      summary: 'Addresses of the rollup contracts on L1',
+      params: [],
+      resultName: 'l1ContractAddresses',
+      result: l1ContractAddresses,
+      handler: () => node.getL1ContractAddresses(),
     }),
     ...defineMethods(namespaces, {
       name: 'getProtocolContractAddresses',

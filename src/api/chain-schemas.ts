@@ -1,83 +1,19 @@
 // Result shapes of the block, checkpoint and tip methods (reference-facts §1.1, §3.1–§3.5).
-// Where DESIGN §2 is silent, a value's wire form follows its type in the reference: Fr as
-// 0x hex, bigint as a decimal string; slot numbers are JSON numbers (DESIGN §2).
 import { z } from 'zod';
 import {
-  bigintDec,
-  blockHash,
-  ethAddress,
-  frHex,
-  l2Address,
-  slotNumber,
-  txHash,
-  uint,
-} from '../core/codecs.js';
-
-export const appendOnlyTreeSnapshot = z.object({ root: frHex, nextAvailableLeafIndex: uint });
-export const gasFees = z.object({ feePerDaGas: bigintDec, feePerL2Gas: bigintDec });
-
-export const globalVariables = z.object({
-  chainId: frHex,
-  version: frHex,
-  blockNumber: uint,
-  slotNumber,
-  timestamp: bigintDec,
-  coinbase: ethAddress,
-  feeRecipient: l2Address,
+  appendOnlyTreeSnapshot,
+  blockBody,
+  blockHeader,
+  checkpointHeader,
   gasFees,
-});
+  globalVariables,
+  l2Block,
+  txEffect,
+} from '../core/block-codecs.js';
+import { bigintDec, blockHash, ethAddress, frHex, uint } from '../core/codecs.js';
 
-export const blockHeader = z
-  .object({
-    lastArchive: appendOnlyTreeSnapshot,
-    state: z.object({
-      l1ToL2MessageTree: appendOnlyTreeSnapshot,
-      partial: z.object({
-        noteHashTree: appendOnlyTreeSnapshot,
-        nullifierTree: appendOnlyTreeSnapshot,
-        publicDataTree: appendOnlyTreeSnapshot,
-      }),
-    }),
-    spongeBlobHash: frHex,
-    globalVariables,
-    totalFees: frHex,
-    totalManaUsed: frHex,
-  })
-  .describe('Block header');
-
-export const txEffect = z
-  .object({
-    revertCode: uint,
-    txHash,
-    transactionFee: frHex,
-    noteHashes: z.array(frHex),
-    nullifiers: z.array(frHex),
-    l2ToL1Msgs: z.array(frHex),
-    publicDataWrites: z.array(z.object({ leafSlot: frHex, value: frHex })),
-    privateLogs: z.array(z.object({ fields: z.array(frHex), emittedLength: uint })),
-    publicLogs: z.array(z.object({ contractAddress: l2Address, fields: z.array(frHex) })),
-    contractClassLogs: z.array(
-      z.object({
-        contractAddress: l2Address,
-        fields: z.object({ fields: z.array(frHex) }),
-        emittedLength: uint,
-      }),
-    ),
-  })
-  .describe('What a tx did to the chain state');
-
-const body = z.object({ txEffects: z.array(txEffect) });
-
-/** The earlier set's L2Block (node_getBlock, node_getBlocks). */
-export const l2Block = z
-  .object({
-    archive: appendOnlyTreeSnapshot,
-    header: blockHeader,
-    body,
-    checkpointNumber: uint,
-    indexWithinCheckpoint: uint,
-  })
-  .describe('An L2 block');
+// The block codecs themselves are in core (they also encode checkpoint bodies for L1).
+export { appendOnlyTreeSnapshot, blockHeader, checkpointHeader, gasFees, globalVariables, l2Block, txEffect };
 
 export const l1PublishInfo = z.union([
   z.object({ published: z.literal(false) }),
@@ -112,7 +48,7 @@ export const blockResponse = z
     number: uint,
     checkpointNumber: uint,
     indexWithinCheckpoint: uint,
-    body: body.optional(),
+    body: blockBody.optional(),
     ...publicationParts,
   })
   .describe('A block; body, l1 and attestations only when asked for');
@@ -126,20 +62,6 @@ export const blockData = z
     indexWithinCheckpoint: uint,
   })
   .describe('Block metadata without tx bodies');
-
-export const checkpointHeader = z.object({
-  lastArchiveRoot: frHex,
-  blockHeadersHash: frHex,
-  blobsHash: frHex,
-  inHash: frHex,
-  epochOutHash: frHex,
-  slotNumber,
-  timestamp: bigintDec,
-  coinbase: ethAddress,
-  feeRecipient: l2Address,
-  gasFees,
-  totalManaUsed: frHex,
-});
 
 export const checkpointResponse = z
   .object({

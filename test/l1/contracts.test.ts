@@ -13,6 +13,7 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
+  decodeFunctionData,
   encodeAbiParameters,
   encodeFunctionData,
   type Hex,
@@ -252,6 +253,8 @@ interface ProposeOptions {
   signers?: readonly number[];
   /** Replaces attestations after signing. */
   tamper?: (attestations: Hex[], committee: Address[]) => void;
+  /** The checkpoint body carried in calldata (default empty). */
+  body?: Hex;
 }
 
 async function buildPropose(fx: Fixture, o: ProposeOptions): Promise<Call> {
@@ -305,6 +308,7 @@ async function buildPropose(fx: Fixture, o: ProposeOptions): Promise<Call> {
         inHash: typeof inHash === 'string' ? inHash : hex32(inHash),
       },
       attestations,
+      o.body ?? '0x',
     ],
   };
 }
@@ -564,7 +568,7 @@ describe('Rollup: propose', () => {
     const forged = await buildPropose(fx, { slot });
     const [fArgs, fAtts] = forged.args as [any, Hex[]];
     fArgs.archive = hex32(123n);
-    await expectRevert({ ...forged, args: [fArgs, fAtts] }, 'Rollup__InvalidAttestation', ts);
+    await expectRevert({ ...forged, args: [fArgs, fAtts, '0x'] }, 'Rollup__InvalidAttestation', ts);
     // Too few: the proposer and one other (2 of 4).
     await expectRevert(
       await buildPropose(fx, { slot, signers: [proposerIndex, others[0]!] }),
@@ -604,8 +608,14 @@ describe('Rollup: propose', () => {
     const slot = 2n;
     const proposerIndex = await proposerIndexOf(fx, slot);
     const signers = [0, 1, 2, 3].filter((i) => i !== (proposerIndex + 1) % 4); // 3 of 4
-    const call = await buildPropose(fx, { slot, signers, totalManaUsed: 1500n, outHash: 77n });
-    const receipt = await propose(fx, { slot, signers, totalManaUsed: 1500n, outHash: 77n });
+    const body = `0x${Buffer.from('{"checkpoint":"data"}').toString('hex')}` as Hex;
+    const call = await buildPropose(fx, { slot, signers, totalManaUsed: 1500n, outHash: 77n, body });
+    const receipt = await propose(fx, { slot, signers, totalManaUsed: 1500n, outHash: 77n, body });
+    // The body is carried in the transaction's calldata, for any node to read back.
+    const tx = await pub.getTransaction({ hash: receipt.transactionHash });
+    const decoded = decodeFunctionData({ abi: Rollup.abi, data: tx.input });
+    assert.equal(decoded.functionName, 'propose');
+    assert.equal(decoded.args[2], body);
     const [proposed] = events(receipt, Rollup.abi, 'CheckpointProposed');
     const sent = (call.args as [any])[0];
     assert.ok(proposed);

@@ -207,7 +207,12 @@ contract Rollup {
     // ------------------------------------------------------------------ propose
 
     /// @notice Publishes checkpoint `args.checkpointNumber` with the committee's attestations.
-    function propose(ProposeArgs calldata args, bytes[] calldata attestations) external {
+    /// `body` is the checkpoint's data — its header and blocks with their tx effects, as the node
+    /// encodes them. L1 does not read it: it is carried in calldata so that any node can rebuild
+    /// the chain from L1 alone (data availability). Nodes check it against `headerHash`, which the
+    /// committee's attestations sign.
+    function propose(ProposeArgs calldata args, bytes[] calldata attestations, bytes calldata body) external {
+        body; // carried for data availability only
         if (_canPruneAt(block.timestamp)) _prune();
 
         uint256 pending = pendingCheckpointNumber;

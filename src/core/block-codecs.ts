@@ -1,0 +1,85 @@
+// Wire codecs of blocks and checkpoint headers: the JSON of the RPC results and of the
+// checkpoint bodies carried to L1. Where DESIGN §2 is silent, a value's wire form follows its
+// type in the reference: Fr as 0x hex, bigint as a decimal string; slot numbers are JSON numbers.
+import { z } from 'zod';
+import { bigintDec, ethAddress, frHex, l2Address, slotNumber, txHash, uint } from './codecs.js';
+
+export const appendOnlyTreeSnapshot = z.object({ root: frHex, nextAvailableLeafIndex: uint });
+export const gasFees = z.object({ feePerDaGas: bigintDec, feePerL2Gas: bigintDec });
+
+export const globalVariables = z.object({
+  chainId: frHex,
+  version: frHex,
+  blockNumber: uint,
+  slotNumber,
+  timestamp: bigintDec,
+  coinbase: ethAddress,
+  feeRecipient: l2Address,
+  gasFees,
+});
+
+export const blockHeader = z
+  .object({
+    lastArchive: appendOnlyTreeSnapshot,
+    state: z.object({
+      l1ToL2MessageTree: appendOnlyTreeSnapshot,
+      partial: z.object({
+        noteHashTree: appendOnlyTreeSnapshot,
+        nullifierTree: appendOnlyTreeSnapshot,
+        publicDataTree: appendOnlyTreeSnapshot,
+      }),
+    }),
+    spongeBlobHash: frHex,
+    globalVariables,
+    totalFees: frHex,
+    totalManaUsed: frHex,
+  })
+  .describe('Block header');
+
+export const txEffect = z
+  .object({
+    revertCode: uint,
+    txHash,
+    transactionFee: frHex,
+    noteHashes: z.array(frHex),
+    nullifiers: z.array(frHex),
+    l2ToL1Msgs: z.array(frHex),
+    publicDataWrites: z.array(z.object({ leafSlot: frHex, value: frHex })),
+    privateLogs: z.array(z.object({ fields: z.array(frHex), emittedLength: uint })),
+    publicLogs: z.array(z.object({ contractAddress: l2Address, fields: z.array(frHex) })),
+    contractClassLogs: z.array(
+      z.object({
+        contractAddress: l2Address,
+        fields: z.object({ fields: z.array(frHex) }),
+        emittedLength: uint,
+      }),
+    ),
+  })
+  .describe('What a tx did to the chain state');
+
+export const blockBody = z.object({ txEffects: z.array(txEffect) });
+
+/** The earlier set's L2Block (node_getBlock, node_getBlocks). */
+export const l2Block = z
+  .object({
+    archive: appendOnlyTreeSnapshot,
+    header: blockHeader,
+    body: blockBody,
+    checkpointNumber: uint,
+    indexWithinCheckpoint: uint,
+  })
+  .describe('An L2 block');
+
+export const checkpointHeader = z.object({
+  lastArchiveRoot: frHex,
+  blockHeadersHash: frHex,
+  blobsHash: frHex,
+  inHash: frHex,
+  epochOutHash: frHex,
+  slotNumber,
+  timestamp: bigintDec,
+  coinbase: ethAddress,
+  feeRecipient: l2Address,
+  gasFees,
+  totalManaUsed: frHex,
+});

@@ -1,0 +1,297 @@
+// Typed access to the rollup's contracts on L1: the only way the node reads or writes them.
+import {
+  type Address,
+  createWalletClient,
+  decodeFunctionData,
+  type Hash,
+  type Hex,
+  http,
+  type PrivateKeyAccount,
+  type PublicClient,
+  type TransactionReceipt,
+} from 'viem';
+import type { L1RollupConstants } from '../core/time.js';
+import type { L1Connection } from './connect.js';
+import { l1Chain } from './deploy.js';
+import { artifacts } from './generated/artifacts.js';
+
+const hex32 = (v: bigint): Hex => `0x${v.toString(16).padStart(64, '0')}`;
+
+/** What the rollup stores for a checkpoint. */
+export interface CheckpointOnChain {
+  archive: bigint;
+  headerHash: bigint;
+  outHash: bigint;
+  inHash: bigint;
+  slot: number;
+  l1BlockNumber: bigint;
+  l1Timestamp: bigint;
+  totalManaUsed: bigint;
+  excessMana: bigint;
+  l1BaseFee: bigint;
+  l1BlobBaseFee: bigint;
+}
+
+export interface ProposeRequest {
+  checkpointNumber: number;
+  slot: number;
+  archive: bigint;
+  headerHash: bigint;
+  totalManaUsed: bigint;
+  outHash: bigint;
+  inHash: bigint;
+  /** One per committee member, in committee order; `0x` for a member that did not sign. */
+  attestations: Hex[];
+  body: Uint8Array;
+}
+
+export interface CheckpointProposedEvent {
+  checkpointNumber: number;
+  archive: bigint;
+  headerHash: bigint;
+  slot: number;
+  l1BlockNumber: bigint;
+  l1BlockHash: Hash;
+  txHash: Hash;
+}
+
+export interface EpochProvenEvent {
+  epoch: number;
+  fromCheckpoint: number;
+  toCheckpoint: number;
+  outHash: bigint;
+  l1BlockNumber: bigint;
+}
+
+export interface CheckpointsPrunedEvent {
+  fromCheckpoint: number;
+  toCheckpoint: number;
+  l1BlockNumber: bigint;
+}
+
+export class RollupClient {
+  private readonly rollup: Address;
+  private readonly client: PublicClient;
+
+  constructor(private readonly l1: L1Connection) {
+    this.rollup = l1.addresses.rollupAddress;
+    this.client = l1.client;
+  }
+
+  private read<T>(functionName: string, args: readonly unknown[] = []): Promise<T> {
+    return this.client.readContract({
+      address: this.rollup,
+      abi: artifacts.Rollup.abi,
+      functionName: functionName as never,
+      args: args as never,
+    }) as Promise<T>;
+  }
+
+  /** The rollup's constants; the L1 block time is the node's to tell (the contract does not know it). */
+  async constants(ethereumSlotDuration: number): Promise<L1RollupConstants> {
+    const [
+      l1StartBlock,
+      l1GenesisTime,
+      slotDuration,
+      epochDuration,
+      proofSubmissionEpochs,
+      committee,
+      manaLimit,
+    ] = await Promise.all([
+      this.read<bigint>('getL1StartBlock'),
+      this.read<bigint>('getGenesisTime'),
+      this.read<bigint>('getSlotDuration'),
+      this.read<bigint>('getEpochDuration'),
+      this.read<bigint>('getProofSubmissionEpochs'),
+      this.read<bigint>('getTargetCommitteeSize'),
+      this.read<bigint>('getManaLimit'),
+    ]);
+    return {
+      l1StartBlock,
+      l1GenesisTime,
+      slotDuration: Number(slotDuration),
+      epochDuration: Number(epochDuration),
+      ethereumSlotDuration,
+      proofSubmissionEpochs: Number(proofSubmissionEpochs),
+      targetCommitteeSize: Number(committee),
+      rollupManaLimit: Number(manaLimit),
+    };
+  }
+
+  async pendingCheckpointNumber(): Promise<number> {
+    return Number(await this.read<bigint>('getPendingCheckpointNumber'));
+  }
+
+  async provenCheckpointNumber(): Promise<number> {
+    return Number(await this.read<bigint>('getProvenCheckpointNumber'));
+  }
+
+  async checkpoint(n: number): Promise<CheckpointOnChain> {
+    const c = await this.read<Record<string, bigint | Hex>>('getCheckpoint', [BigInt(n)]);
+    return {
+      archive: BigInt(c.archive as Hex),
+      headerHash: BigInt(c.headerHash as Hex),
+      outHash: BigInt(c.outHash as Hex),
+      inHash: BigInt(c.inHash as Hex),
+      slot: Number(c.slot),
+      l1BlockNumber: BigInt(c.l1BlockNumber as bigint),
+      l1Timestamp: BigInt(c.l1Timestamp as bigint),
+      totalManaUsed: BigInt(c.totalManaUsed as bigint),
+      excessMana: BigInt(c.excessMana as bigint),
+      l1BaseFee: BigInt(c.l1BaseFee as bigint),
+      l1BlobBaseFee: BigInt(c.l1BlobBaseFee as bigint),
+    };
+  }
+
+  async proposerAtSlot(slot: number): Promise<Address> {
+    return this.read<Address>('getProposerAtSlot', [BigInt(slot)]);
+  }
+
+  async epochCommittee(epoch: number): Promise<Address[]> {
+    return [...(await this.read<readonly Address[]>('getEpochCommittee', [BigInt(epoch)]))];
+  }
+
+  /** The digest committee members sign (as an Ethereum signed message) to attest a checkpoint. */
+  async attestationDigest(
+    checkpointNumber: number,
+    slot: number,
+    archive: bigint,
+    headerHash: bigint,
+  ): Promise<Hex> {
+    return this.read<Hex>('getAttestationDigest', [
+      BigInt(checkpointNumber),
+      BigInt(slot),
+      hex32(archive),
+      hex32(headerHash),
+    ]);
+  }
+
+  /** The root of an inbox message group (checkpoint n consumes group n). */
+  async inboxRoot(group: number): Promise<bigint> {
+    const root = (await this.client.readContract({
+      address: this.l1.addresses.inboxAddress,
+      abi: artifacts.Inbox.abi,
+      functionName: 'getRoot',
+      args: [BigInt(group)],
+    })) as Hex;
+    return BigInt(root);
+  }
+
+  private wallet(account: PrivateKeyAccount) {
+    return createWalletClient({
+      account,
+      chain: l1Chain(this.l1.chainId, this.l1.rpcUrl),
+      transport: http(this.l1.rpcUrl),
+    });
+  }
+
+  /** Sends a proposal; resolves with its transaction hash once sent (see waitFor). */
+  async propose(publisher: PrivateKeyAccount, request: ProposeRequest): Promise<Hash> {
+    return this.wallet(publisher).writeContract({
+      address: this.rollup,
+      abi: artifacts.Rollup.abi,
+      functionName: 'propose',
+      args: [
+        {
+          checkpointNumber: BigInt(request.checkpointNumber),
+          slot: BigInt(request.slot),
+          archive: hex32(request.archive),
+          headerHash: hex32(request.headerHash),
+          totalManaUsed: request.totalManaUsed,
+          outHash: hex32(request.outHash),
+          inHash: hex32(request.inHash),
+        },
+        request.attestations,
+        `0x${Buffer.from(request.body).toString('hex')}`,
+      ],
+    });
+  }
+
+  async submitEpochProof(
+    prover: PrivateKeyAccount,
+    epoch: number,
+    fromCheckpoint: number,
+    toCheckpoint: number,
+    outHash: bigint,
+    proof: Hex,
+  ): Promise<Hash> {
+    return this.wallet(prover).writeContract({
+      address: this.rollup,
+      abi: artifacts.Rollup.abi,
+      functionName: 'submitEpochProof',
+      args: [BigInt(epoch), BigInt(fromCheckpoint), BigInt(toCheckpoint), hex32(outHash), proof],
+    });
+  }
+
+  waitFor(hash: Hash): Promise<TransactionReceipt> {
+    return this.client.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 60_000 });
+  }
+
+  async checkpointProposedEvents(fromBlock: bigint, toBlock: bigint): Promise<CheckpointProposedEvent[]> {
+    const logs = await this.client.getContractEvents({
+      address: this.rollup,
+      abi: artifacts.Rollup.abi,
+      eventName: 'CheckpointProposed',
+      fromBlock,
+      toBlock,
+    });
+    return logs.map((log) => {
+      const args = log.args as { checkpointNumber: bigint; archive: Hex; headerHash: Hex; slot: bigint };
+      return {
+        checkpointNumber: Number(args.checkpointNumber),
+        archive: BigInt(args.archive),
+        headerHash: BigInt(args.headerHash),
+        slot: Number(args.slot),
+        l1BlockNumber: log.blockNumber,
+        l1BlockHash: log.blockHash,
+        txHash: log.transactionHash,
+      };
+    });
+  }
+
+  async epochProvenEvents(fromBlock: bigint, toBlock: bigint): Promise<EpochProvenEvent[]> {
+    const logs = await this.client.getContractEvents({
+      address: this.rollup,
+      abi: artifacts.Rollup.abi,
+      eventName: 'EpochProven',
+      fromBlock,
+      toBlock,
+    });
+    return logs.map((log) => {
+      const a = log.args as { epoch: bigint; fromCheckpoint: bigint; toCheckpoint: bigint; outHash: Hex };
+      return {
+        epoch: Number(a.epoch),
+        fromCheckpoint: Number(a.fromCheckpoint),
+        toCheckpoint: Number(a.toCheckpoint),
+        outHash: BigInt(a.outHash),
+        l1BlockNumber: log.blockNumber,
+      };
+    });
+  }
+
+  async checkpointsPrunedEvents(fromBlock: bigint, toBlock: bigint): Promise<CheckpointsPrunedEvent[]> {
+    const logs = await this.client.getContractEvents({
+      address: this.rollup,
+      abi: artifacts.Rollup.abi,
+      eventName: 'CheckpointsPruned',
+      fromBlock,
+      toBlock,
+    });
+    return logs.map((log) => {
+      const a = log.args as { fromCheckpoint: bigint; toCheckpoint: bigint };
+      return {
+        fromCheckpoint: Number(a.fromCheckpoint),
+        toCheckpoint: Number(a.toCheckpoint),
+        l1BlockNumber: log.blockNumber,
+      };
+    });
+  }
+
+  /** The checkpoint body carried in a proposal's calldata. */
+  async proposalBody(txHash: Hash): Promise<Uint8Array> {
+    const tx = await this.client.getTransaction({ hash: txHash });
+    const call = decodeFunctionData({ abi: artifacts.Rollup.abi, data: tx.input });
+    if (call.functionName !== 'propose') throw new Error(`transaction ${txHash} is not a proposal`);
+    return Buffer.from((call.args[2] as Hex).slice(2), 'hex');
+  }
+}

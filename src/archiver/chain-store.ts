@@ -179,7 +179,7 @@ export class ChainStore {
       this.checkpoints.putSync(u32(checkpoint.number), encode(published));
       this.checkpointBySlot.putSync(u32(checkpoint.header.slotNumber), u32(checkpoint.number));
       this.meta.putSync('latestCheckpoint', checkpoint.number);
-      this.meta.putSync('l1SyncPoint', l1);
+      this.putSyncPoint(l1);
     });
   }
 
@@ -212,7 +212,8 @@ export class ChainStore {
 
   // ---- tips ----------------------------------------------------------------------------------
 
-  setProvenCheckpoint(number: number): void {
+  /** Marks checkpoints up to `number` proven, by a proof in L1 block `atL1Block` (for finality). */
+  setProvenCheckpoint(number: number, atL1Block?: bigint): void {
     if (number > this.latestCheckpointNumber) {
       throw new Error(
         `cannot mark checkpoint ${number} proven: the latest checkpoint is ${this.latestCheckpointNumber}`,
@@ -220,6 +221,7 @@ export class ChainStore {
     }
     this.env.write(() => {
       this.meta.putSync('provenCheckpoint', number);
+      if (atL1Block !== undefined) this.meta.putSync('provenAtL1Block', atL1Block.toString());
       if (this.finalizedCheckpoint > number) this.meta.putSync('finalizedCheckpoint', number);
     });
   }
@@ -241,8 +243,36 @@ export class ChainStore {
     return (this.meta.get('finalizedCheckpoint') as number | undefined) ?? 0;
   }
 
+  /** The L1 block of the proof of the proven checkpoint, if known. */
+  get provenAtL1Block(): bigint | undefined {
+    const at = this.meta.get('provenAtL1Block') as string | undefined;
+    return at === undefined ? undefined : BigInt(at);
+  }
+
   get l1SyncPoint(): L1SyncPoint | undefined {
-    return this.meta.get('l1SyncPoint') as L1SyncPoint | undefined;
+    const point = this.meta.get('l1SyncPoint') as
+      | { blockNumber: string; blockHash: string; timestamp: string }
+      | undefined;
+    return point === undefined
+      ? undefined
+      : {
+          blockNumber: BigInt(point.blockNumber),
+          blockHash: point.blockHash,
+          timestamp: BigInt(point.timestamp),
+        };
+  }
+
+  /** Records how far L1 has been read. */
+  setL1SyncPoint(point: L1SyncPoint): void {
+    this.env.write(() => this.putSyncPoint(point));
+  }
+
+  private putSyncPoint(point: L1SyncPoint): void {
+    this.meta.putSync('l1SyncPoint', {
+      blockNumber: point.blockNumber.toString(),
+      blockHash: point.blockHash,
+      timestamp: point.timestamp.toString(),
+    });
   }
 
   getTips(): ChainTips {

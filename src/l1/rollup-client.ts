@@ -53,6 +53,7 @@ export interface CheckpointProposedEvent {
   l1BlockNumber: bigint;
   l1BlockHash: Hash;
   txHash: Hash;
+  logIndex: number;
 }
 
 export interface EpochProvenEvent {
@@ -61,12 +62,14 @@ export interface EpochProvenEvent {
   toCheckpoint: number;
   outHash: bigint;
   l1BlockNumber: bigint;
+  logIndex: number;
 }
 
 export interface CheckpointsPrunedEvent {
   fromCheckpoint: number;
   toCheckpoint: number;
   l1BlockNumber: bigint;
+  logIndex: number;
 }
 
 export class RollupClient {
@@ -245,6 +248,7 @@ export class RollupClient {
         l1BlockNumber: log.blockNumber,
         l1BlockHash: log.blockHash,
         txHash: log.transactionHash,
+        logIndex: log.logIndex,
       };
     });
   }
@@ -265,6 +269,7 @@ export class RollupClient {
         toCheckpoint: Number(a.toCheckpoint),
         outHash: BigInt(a.outHash),
         l1BlockNumber: log.blockNumber,
+        logIndex: log.logIndex,
       };
     });
   }
@@ -283,15 +288,46 @@ export class RollupClient {
         fromCheckpoint: Number(a.fromCheckpoint),
         toCheckpoint: Number(a.toCheckpoint),
         l1BlockNumber: log.blockNumber,
+        logIndex: log.logIndex,
       };
     });
   }
 
-  /** The checkpoint body carried in a proposal's calldata. */
-  async proposalBody(txHash: Hash): Promise<Uint8Array> {
+  /** The checkpoint body and attestations carried in a proposal's calldata. */
+  async proposal(txHash: Hash): Promise<{ body: Uint8Array; attestations: Hex[] }> {
     const tx = await this.client.getTransaction({ hash: txHash });
     const call = decodeFunctionData({ abi: artifacts.Rollup.abi, data: tx.input });
     if (call.functionName !== 'propose') throw new Error(`transaction ${txHash} is not a proposal`);
-    return Buffer.from((call.args[2] as Hex).slice(2), 'hex');
+    return {
+      body: Buffer.from((call.args[2] as Hex).slice(2), 'hex'),
+      attestations: [...(call.args[1] as Hex[])],
+    };
+  }
+
+  /** The L1-to-L2 messages of checkpoint n's inbox group, in index order. */
+  async l1ToL2Messages(checkpointNumber: number, fromBlock = 0n): Promise<bigint[]> {
+    const logs = await this.client.getContractEvents({
+      address: this.l1.addresses.inboxAddress,
+      abi: artifacts.Inbox.abi,
+      eventName: 'MessageSent',
+      args: { checkpointNumber: BigInt(checkpointNumber) },
+      fromBlock,
+      toBlock: 'latest',
+    });
+    return logs
+      .map((log) => log.args as { index: bigint; hash: Hex })
+      .sort((a, b) => (a.index < b.index ? -1 : 1))
+      .map((a) => BigInt(a.hash));
+  }
+
+  /** The latest L1 block. */
+  async latestL1Block(): Promise<{ number: bigint; hash: Hash; timestamp: bigint }> {
+    const block = await this.client.getBlock({ blockTag: 'latest' });
+    return { number: block.number, hash: block.hash, timestamp: block.timestamp };
+  }
+
+  async l1Block(number: bigint): Promise<{ number: bigint; hash: Hash; timestamp: bigint }> {
+    const block = await this.client.getBlock({ blockNumber: number });
+    return { number: block.number, hash: block.hash, timestamp: block.timestamp };
   }
 }

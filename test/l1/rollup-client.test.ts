@@ -105,7 +105,10 @@ describe('rollup client', () => {
       { n: 1, archive, headerHash, slot },
     );
     assert.equal(event!.txHash, hash);
-    assert.deepEqual(await rollup.proposalBody(hash), Buffer.from(body));
+    const carried = await rollup.proposal(hash);
+    assert.deepEqual(carried.body, Buffer.from(body));
+    assert.deepEqual(carried.attestations, attestations);
+    assert.deepEqual(await rollup.l1ToL2Messages(1), []);
     const stored = await rollup.checkpoint(1);
     assert.equal(stored.totalManaUsed, 7n);
     assert.equal(stored.l1BlockNumber, receipt.blockNumber);

@@ -1,0 +1,47 @@
+// The dev prover: once an epoch has ended, submits its proof — the epoch's out-hash root over
+// the checkpoints it covers — from the authorised prover account. The proof bytes are not a
+// real proof (cairn's L1 accepts any; getNodeInfo says realProofs: false).
+import type { Logger } from 'pino';
+import type { Hash, PrivateKeyAccount } from 'viem';
+import type { ChainStore } from '../archiver/chain-store.js';
+import { accumulateCheckpointOutHashes } from '../core/out-hash.js';
+import { epochOfSlot, type L1RollupConstants, slotAt } from '../core/time.js';
+import type { RollupClient } from '../l1/rollup-client.js';
+
+export const DEV_PROOF = '0x01' as const;
+
+export class DevProver {
+  constructor(
+    private readonly o: {
+      rollup: RollupClient;
+      store: ChainStore;
+      constants: L1RollupConstants;
+      prover: PrivateKeyAccount;
+      logger: Logger;
+    },
+  ) {}
+
+  /** Proves the oldest unproven epoch that ended before the slot of `l1Timestamp`, if any. */
+  async work(
+    l1Timestamp: bigint,
+  ): Promise<{ epoch: number; toCheckpoint: number; txHash: Hash } | undefined> {
+    const { rollup, store, constants } = this.o;
+    const proven = await rollup.provenCheckpointNumber();
+    const pending = await rollup.pendingCheckpointNumber();
+    if (pending <= proven || store.latestCheckpointNumber < pending) return undefined;
+    const first = store.getCheckpoint(proven + 1)!.checkpoint;
+    const epoch = epochOfSlot(first.header.slotNumber, constants);
+    if (epochOfSlot(slotAt(l1Timestamp, constants), constants) <= epoch) return undefined; // not over yet
+    const ofEpoch: { number: number; outHash: bigint }[] = [];
+    for (let k = 1; k <= pending; k++) {
+      const c = store.getCheckpoint(k)!.checkpoint;
+      if (epochOfSlot(c.header.slotNumber, constants) === epoch)
+        ofEpoch.push({ number: k, outHash: c.checkpointOutHash });
+    }
+    const to = ofEpoch[ofEpoch.length - 1]!.number;
+    const outHash = accumulateCheckpointOutHashes(ofEpoch.map((c) => c.outHash));
+    const txHash = await rollup.submitEpochProof(this.o.prover, epoch, proven + 1, to, outHash, DEV_PROOF);
+    this.o.logger.info(`epoch ${epoch} proof (checkpoints ${proven + 1}..${to}) sent to L1`);
+    return { epoch, toCheckpoint: to, txHash };
+  }
+}

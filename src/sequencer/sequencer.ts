@@ -1,0 +1,165 @@
+// The sequencer: in a slot whose proposer is one of this node's validators, builds the
+// checkpoint's blocks (each applied to the world state and stored as proposed), signs it with
+// every local committee member, and publishes it — with its body — to L1.
+import type { Logger } from 'pino';
+import type { Hash, Hex } from 'viem';
+import type { ChainStore } from '../archiver/chain-store.js';
+import type { L2Block, TxEffect } from '../core/block.js';
+import { checkpointHeaderHash, emptyCheckpointHeader, type GasFees } from '../core/block-header.js';
+import { encodeCheckpointBody } from '../core/checkpoint-body.js';
+import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../core/out-hash.js';
+import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
+import type { RollupClient } from '../l1/rollup-client.js';
+import type { Validator } from '../validators/keystore.js';
+import type { WorldState } from '../world-state/index.js';
+import { buildBlock } from './block-builder.js';
+
+/** Where the sequencer takes txs from: the mempool, once txs exist (issue 5). */
+export interface TxSource {
+  /** Up to `max` txs to include next, already executed to their effects. */
+  take(max: number): TxEffect[];
+}
+
+/** A source with no txs. */
+export const NO_TXS: TxSource = { take: () => [] };
+
+export interface SequencerOptions {
+  rollup: RollupClient;
+  worldState: WorldState;
+  store: ChainStore;
+  validators: readonly Validator[];
+  constants: L1RollupConstants;
+  chainId: number;
+  rollupVersion: number;
+  maxBlocksPerCheckpoint: number;
+  minTxsPerBlock: number;
+  maxTxsPerBlock: number;
+  txs: TxSource;
+  logger: Logger;
+}
+
+export type SequencerOutcome =
+  | { kind: 'paused' | 'not-proposer' | 'slot-taken' | 'not-synced' | 'no-txs'; slot: number }
+  | { kind: 'published'; slot: number; checkpointNumber: number; blocks: number[]; txHash: Hash };
+
+const ZERO_FEES: GasFees = { feePerDaGas: 0n, feePerL2Gas: 0n };
+
+export class Sequencer {
+  private paused = false;
+
+  constructor(private readonly o: SequencerOptions) {}
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+
+  /** Acts for the slot that an L1 block at `nextL1Timestamp` falls in. */
+  async work(nextL1Timestamp: bigint): Promise<SequencerOutcome> {
+    const { rollup, store, worldState, constants, logger } = this.o;
+    const slot = slotAt(nextL1Timestamp, constants);
+    if (this.paused) return { kind: 'paused', slot };
+    const pending = await rollup.pendingCheckpointNumber();
+    const lastSlot = pending === 0 ? 0 : (await rollup.checkpoint(pending)).slot;
+    if (slot === 0 || slot <= lastSlot) return { kind: 'slot-taken', slot };
+    const proposer = (await rollup.proposerAtSlot(slot)).toLowerCase();
+    const me = this.o.validators.find((v) => v.attester.address.toLowerCase() === proposer);
+    if (!me) return { kind: 'not-proposer', slot };
+    if (store.latestCheckpointNumber !== pending) return { kind: 'not-synced', slot };
+
+    // Blocks proposed earlier that never made it into a checkpoint are dropped first.
+    const base = store.getTips().checkpointed.block.number;
+    if (store.latestBlockNumber > base) store.unwindBlocksAfter(base);
+    if (worldState.latestBlockNumber > base) await worldState.rollbackTo(base);
+
+    const n = pending + 1;
+    const messages = await rollup.l1ToL2Messages(n);
+    const timestamp = slotStart(slot, constants);
+    const blocks: L2Block[] = [];
+    for (let i = 0; i < this.o.maxBlocksPerCheckpoint; i++) {
+      const txs = this.o.txs.take(this.o.maxTxsPerBlock);
+      if (txs.length < this.o.minTxsPerBlock || (i > 0 && txs.length === 0)) break;
+      const fork = worldState.fork();
+      const block = buildBlock(fork, {
+        globalVariables: {
+          chainId: BigInt(this.o.chainId),
+          version: BigInt(this.o.rollupVersion),
+          blockNumber: worldState.latestBlockNumber + 1,
+          slotNumber: slot,
+          timestamp,
+          coinbase: me.coinbase,
+          feeRecipient: me.feeRecipient,
+          gasFees: ZERO_FEES,
+        },
+        txEffects: txs,
+        checkpointNumber: n,
+        indexWithinCheckpoint: i,
+        ...(i === 0
+          ? { l1ToL2Messages: messages }
+          : { previousSponge: blocks[i - 1]!.header.spongeBlobHash }),
+        totalManaUsed: 0n,
+      });
+      await worldState.commit(fork);
+      store.addProposedBlock(block);
+      blocks.push(block);
+    }
+    if (blocks.length === 0) return { kind: 'no-txs', slot };
+
+    // The epoch out hash so far: this epoch's earlier checkpoints, then this one.
+    const epoch = epochOfSlot(slot, constants);
+    const outHashes: bigint[] = [];
+    for (let k = 1; k < n; k++) {
+      const c = store.getCheckpoint(k)!.checkpoint;
+      if (epochOfSlot(c.header.slotNumber, constants) === epoch) outHashes.push(c.checkpointOutHash);
+    }
+    outHashes.push(computeCheckpointOutHash(blocks.map((b) => b.body.txEffects.map((t) => t.l2ToL1Msgs))));
+    const last = blocks[blocks.length - 1]!;
+    const header = {
+      ...emptyCheckpointHeader(),
+      lastArchiveRoot: blocks[0]!.header.lastArchive.root,
+      inHash: await rollup.inboxRoot(n),
+      epochOutHash: accumulateCheckpointOutHashes(outHashes),
+      slotNumber: slot,
+      timestamp,
+      coinbase: me.coinbase,
+      feeRecipient: me.feeRecipient,
+      gasFees: ZERO_FEES,
+      totalManaUsed: blocks.reduce((sum, b) => sum + b.header.totalManaUsed, 0n),
+    };
+    const headerHash = checkpointHeaderHash(header);
+    const digest = await rollup.attestationDigest(n, slot, last.archive.root, headerHash);
+    const committee = await rollup.epochCommittee(epoch);
+    const attestations: Hex[] = await Promise.all(
+      committee.map((member) => {
+        const local = this.o.validators.find(
+          (v) => v.attester.address.toLowerCase() === member.toLowerCase(),
+        );
+        return local
+          ? local.attester.signMessage({ message: { raw: digest } })
+          : Promise.resolve('0x' as Hex);
+      }),
+    );
+    const txHash = await rollup.propose(me.publisher, {
+      checkpointNumber: n,
+      slot,
+      archive: last.archive.root,
+      headerHash,
+      totalManaUsed: header.totalManaUsed,
+      outHash: header.epochOutHash,
+      inHash: header.inHash,
+      attestations,
+      body: encodeCheckpointBody({ header, blocks }),
+    });
+    logger.info(
+      `checkpoint ${n} (slot ${slot}, blocks ${blocks[0]!.number}..${last.number}) sent to L1 by ${me.attester.address}`,
+    );
+    return { kind: 'published', slot, checkpointNumber: n, blocks: blocks.map((b) => b.number), txHash };
+  }
+}

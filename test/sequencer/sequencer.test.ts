@@ -1,0 +1,191 @@
+// The sequencer, archiver and dev prover together on a real L1 (manual clock): checkpoints are
+// built and published slot after slot, synced back, and epochs are proven then finalized.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
+import { createTestClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { Archiver } from '../../src/archiver/archiver.js';
+import { ChainStore } from '../../src/archiver/chain-store.js';
+import { genesisBlockOf } from '../../src/archiver/genesis.js';
+import { RevertCode, type TxEffect } from '../../src/core/block.js';
+import { GENESIS_ARCHIVE_ROOT } from '../../src/core/block-header.js';
+import { type L1RollupConstants, slotStart } from '../../src/core/time.js';
+import { connectEmbeddedL1, type L1Connection } from '../../src/l1/connect.js';
+import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../../src/l1/deploy.js';
+import { RollupClient } from '../../src/l1/rollup-client.js';
+import { DevProver } from '../../src/prover/dev-prover.js';
+import { Sequencer, type TxSource } from '../../src/sequencer/sequencer.js';
+import { openEnvironment } from '../../src/store/environment.js';
+import { ensureDevKeystore, loadKeystore } from '../../src/validators/keystore.js';
+import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-sequencer-'));
+const silent = pino({ level: 'silent' });
+
+/** A queue of ready-made tx effects standing in for the mempool. */
+class QueueSource implements TxSource {
+  readonly queue: TxEffect[] = [];
+  take(max: number): TxEffect[] {
+    return this.queue.splice(0, max);
+  }
+}
+
+const tx = (seed: bigint): TxEffect => ({
+  revertCode: RevertCode.OK,
+  txHash: 0xfeed00n + seed,
+  transactionFee: 0n,
+  noteHashes: [0x5000n + seed],
+  nullifiers: [0x6000n + seed],
+  l2ToL1Msgs: [0x7000n + seed],
+  publicDataWrites: [],
+  privateLogs: [],
+  publicLogs: [],
+  contractClassLogs: [],
+});
+
+describe('sequencer, archiver and prover on L1', () => {
+  let l1: L1Connection;
+  let rollup: RollupClient;
+  let constants: L1RollupConstants;
+  let worldState: WorldState;
+  let store: ChainStore;
+  let archiver: Archiver;
+  let sequencer: Sequencer;
+  let prover: DevProver;
+  const txs = new QueueSource();
+  let anvil: ReturnType<typeof createTestClient>;
+
+  before(async () => {
+    const keystore = join(dir, 'keystore.json');
+    ensureDevKeystore(keystore, 4);
+    const validators = loadKeystore(keystore);
+    l1 = await connectEmbeddedL1(
+      {
+        dir: join(dir, 'l1'),
+        chainId: 31337,
+        blockTime: undefined,
+        deploy: {
+          slotDuration: 8,
+          epochDuration: 4,
+          proofSubmissionEpochs: 1,
+          targetCommitteeSize: 4,
+          manaTarget: 1000,
+          rollupVersion: 1,
+          genesisArchiveRoot: GENESIS_ARCHIVE_ROOT,
+          validators: validators.map((v) => v.attester.address),
+        },
+        fund: validators.map((v) => v.publisher.address),
+      },
+      { info: () => {}, warn: () => {} },
+    );
+    rollup = new RollupClient(l1);
+    constants = await rollup.constants(2);
+    anvil = createTestClient({ mode: 'anvil', transport: http(l1.rpcUrl) });
+    worldState = await WorldState.open(openEnvironment(dir, 'world-state'), {
+      historyBlocks: 0,
+      genesisBlockHash: genesisBlockHashOf,
+    });
+    store = new ChainStore(openEnvironment(dir, 'archiver'));
+    store.initialize(genesisBlockOf(worldState));
+    archiver = new Archiver({ rollup, store, worldState, constants, finalityDepth: 2, logger: silent });
+    sequencer = new Sequencer({
+      rollup,
+      worldState,
+      store,
+      validators,
+      constants,
+      chainId: 31337,
+      rollupVersion: 1,
+      maxBlocksPerCheckpoint: 2,
+      minTxsPerBlock: 0,
+      maxTxsPerBlock: 2,
+      txs,
+      logger: silent,
+    });
+    prover = new DevProver({
+      rollup,
+      store,
+      constants,
+      prover: privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY),
+      logger: silent,
+    });
+  });
+  after(async () => {
+    await worldState.close();
+    await l1.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Moves L1 into `slot` and lets every component act once. */
+  async function step(slot: number) {
+    await anvil.setNextBlockTimestamp({ timestamp: slotStart(slot, constants) });
+    await anvil.mine({ blocks: 1 });
+    await archiver.sync();
+    const latest = await rollup.latestL1Block();
+    const outcome = await sequencer.work(latest.timestamp + 1n);
+    if (outcome.kind === 'published') {
+      await anvil.mine({ blocks: 1 });
+      assert.equal((await rollup.waitFor(outcome.txHash)).status, 'success');
+      await archiver.sync();
+    }
+    const proof = await prover.work((await rollup.latestL1Block()).timestamp);
+    if (proof) {
+      await anvil.mine({ blocks: 1 });
+      assert.equal((await rollup.waitFor(proof.txHash)).status, 'success');
+      await archiver.sync();
+    }
+    return { outcome, proof };
+  }
+
+  test('slot after slot: checkpoints published and synced; epochs proven, then final', async () => {
+    txs.queue.push(tx(1n), tx(2n), tx(3n));
+    const first = await step(1);
+    assert.equal(first.outcome.kind, 'published');
+    // Two blocks: the two-tx limit per block leaves one tx for a second block.
+    assert.deepEqual(first.outcome.kind === 'published' && first.outcome.blocks, [1, 2]);
+    assert.equal(store.latestCheckpointNumber, 1);
+    assert.equal(store.getTxEffect(0xfeed03n)!.l2BlockNumber, 2);
+
+    const second = await step(2);
+    assert.deepEqual(second.outcome.kind === 'published' && second.outcome.blocks, [3]); // one empty block
+    await step(3);
+    assert.equal(store.latestCheckpointNumber, 3);
+    assert.equal(store.getTips().proven.checkpoint.number, 0);
+
+    // Slot 4 starts epoch 1: epoch 0 (checkpoints 1..3) gets proven.
+    const fourth = await step(4);
+    assert.equal(fourth.proof?.epoch, 0);
+    assert.equal(fourth.proof?.toCheckpoint, 3);
+    const tips = store.getTips();
+    assert.equal(tips.checkpointed.checkpoint.number, 4);
+    assert.equal(tips.proven.checkpoint.number, 3);
+    assert.equal(tips.proven.block.number, 4);
+    assert.ok(tips.finalized.checkpoint.number <= 3);
+    await anvil.mine({ blocks: 2 });
+    await archiver.sync();
+    assert.equal(store.getTips().finalized.checkpoint.number, 3);
+    // Tips stay ordered, and the world state follows the chain.
+    assert.equal(worldState.latestBlockNumber, store.latestBlockNumber);
+    assert.equal(
+      worldState.at(worldState.latestBlockNumber).snapshot(TreeId.ARCHIVE).root,
+      store.getBlock(store.latestBlockNumber)!.archive.root,
+    );
+  });
+
+  test('a paused sequencer builds nothing; a slot already taken is skipped', async () => {
+    sequencer.pause();
+    const paused = await step(6);
+    assert.equal(paused.outcome.kind, 'paused');
+    sequencer.resume();
+    const latest = await rollup.latestL1Block();
+    const again = await sequencer.work(latest.timestamp + 1n);
+    assert.equal(again.kind === 'published', true);
+    await anvil.mine({ blocks: 1 });
+    await archiver.sync();
+    assert.equal((await sequencer.work((await rollup.latestL1Block()).timestamp + 1n)).kind, 'slot-taken');
+  });
+});

@@ -203,6 +203,31 @@ export const SETTINGS = {
     100_000_000,
     'Mana per checkpoint the fee model aims at; the limit is twice it (rollup parameter, used at first deployment)',
   ),
+  archiverPollingIntervalMS: setting(
+    z.number().int().min(50),
+    'int',
+    500,
+    'Milliseconds between reads of L1 (and sequencer and prover turns) with the realtime clock',
+  ),
+  l1FinalityDepth: setting(
+    z.number().int().min(0),
+    'int',
+    2,
+    'L1 blocks after which an epoch proof counts as final (the finalized tip)',
+  ),
+  maxBlocksPerCheckpoint: setting(
+    z.number().int().min(1).max(64),
+    'int',
+    2,
+    'Most blocks a proposer builds in its slot',
+  ),
+  minTxsPerBlock: setting(
+    z.number().int().min(0),
+    'int',
+    0,
+    'Fewest txs a block is built with; 0 builds one empty block per checkpoint when there are no txs',
+  ),
+  maxTxsPerBlock: setting(z.number().int().min(1), 'int', 32, 'Most txs in one block'),
   keystorePath: optionalSetting(
     nonEmpty,
     'string',

@@ -3,6 +3,11 @@
 
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { createTestClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { Archiver } from '../archiver/archiver.js';
+import { ChainStore } from '../archiver/chain-store.js';
+import { genesisBlockOf } from '../archiver/genesis.js';
 import type { Config } from '../config/settings.js';
 import {
   type AllowedElement,
@@ -10,9 +15,10 @@ import {
   PROTOCOL_CONTRACT_ADDRESSES,
   type ProtocolContractAddresses,
 } from '../core/constants.js';
-import { invalidParams } from '../core/errors.js';
+import { invalidParams, unavailable } from '../core/errors.js';
 import { toHex32 } from '../core/field.js';
 import { functionSelector, poseidon2Backend } from '../core/hash/index.js';
+import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
 import { NODE_VERSION } from '../core/version.js';
 import type { L1ContractAddresses } from '../l1/addresses.js';
 import {
@@ -21,9 +27,14 @@ import {
   type ExternalL1Options,
   type L1Connection,
 } from '../l1/connect.js';
+import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
+import { RollupClient } from '../l1/rollup-client.js';
+import { DevProver } from '../prover/dev-prover.js';
+import { NO_TXS, Sequencer } from '../sequencer/sequencer.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
 import { ensureDevKeystore, loadKeystore, type Validator } from '../validators/keystore.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../world-state/index.js';
+import { ChainDriver } from './chain-driver.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { FunctionSignatureBook } from './function-signatures.js';
 
@@ -55,6 +66,12 @@ export class CairnNode {
     readonly worldState: WorldState,
     readonly validators: Validator[],
     readonly l1: L1Connection,
+    readonly chain: ChainStore,
+    readonly constants: L1RollupConstants,
+    readonly rollup: RollupClient,
+    readonly sequencer: Sequencer | undefined,
+    readonly driver: ChainDriver,
+    private readonly clock: { mode: 'realtime' | 'manual' },
   ) {
     this.signatures = new FunctionSignatureBook(nodeStore);
     const defaults: AllowedElement[] = DEFAULT_SETUP_ALLOW_LIST.map((e) => ({
@@ -93,7 +110,73 @@ export class CairnNode {
         validators,
         logger.child({ component: 'l1' }),
       );
-      const node = new CairnNode(config, logger, dataDir, nodeStore, worldState, validators, l1);
+      const chain = new ChainStore(openEnvironment(dataDir.path, 'archiver'));
+      chain.initialize(genesisBlockOf(worldState));
+      const rollup = new RollupClient(l1);
+      const constants = await rollup.constants(config.l1BlockTime);
+      const archiver = new Archiver({
+        rollup,
+        store: chain,
+        worldState,
+        constants,
+        finalityDepth: config.l1FinalityDepth,
+        logger: logger.child({ component: 'archiver' }),
+      });
+      const sequencer =
+        validators.length === 0
+          ? undefined
+          : new Sequencer({
+              rollup,
+              worldState,
+              store: chain,
+              validators,
+              constants,
+              chainId: l1.chainId,
+              rollupVersion: config.rollupVersion,
+              maxBlocksPerCheckpoint: config.maxBlocksPerCheckpoint,
+              minTxsPerBlock: config.minTxsPerBlock,
+              maxTxsPerBlock: config.maxTxsPerBlock,
+              txs: NO_TXS,
+              logger: logger.child({ component: 'sequencer' }),
+            });
+      // The dev prover proves with the embedded L1's prover account (its deployer).
+      const prover = l1.embedded
+        ? new DevProver({
+            rollup,
+            store: chain,
+            constants,
+            prover: privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY),
+            logger: logger.child({ component: 'prover' }),
+          })
+        : undefined;
+      const clock = { mode: config.clock };
+      const driver = new ChainDriver({
+        rollup,
+        archiver,
+        sequencer,
+        prover,
+        // Realtime: the next L1 block comes l1BlockTime seconds later; manual: when mined, a second later.
+        nextBlockIn: () => (clock.mode === 'realtime' ? config.l1BlockTime : 1),
+        pollingIntervalMs: config.archiverPollingIntervalMS,
+        logger: logger.child({ component: 'chain' }),
+      });
+      await driver.pass();
+      const node = new CairnNode(
+        config,
+        logger,
+        dataDir,
+        nodeStore,
+        worldState,
+        validators,
+        l1,
+        chain,
+        constants,
+        rollup,
+        sequencer,
+        driver,
+        clock,
+      );
+      if (config.clock === 'realtime') driver.start();
       // The protocol's own setup functions are named like any registered signature.
       node.signatures.register(DEFAULT_SETUP_ALLOW_LIST.map((e) => e.signature));
       for (const e of node.allowedSetup) {
@@ -224,6 +307,63 @@ export class CairnNode {
     }
   }
 
+  // ---- dev operations (svcDev_*, embedded L1 only) ----------------------------------------
+
+  private testClient() {
+    if (!this.l1.embedded)
+      throw unavailable('dev methods need the embedded L1 (the node runs without --l1-rpc-url)');
+    return createTestClient({ mode: 'anvil', transport: http(this.l1.rpcUrl) });
+  }
+
+  get clockMode(): 'realtime' | 'manual' {
+    return this.clock.mode;
+  }
+
+  /** Mines `blocks` L1 blocks, running a chain pass after each (so proposals and proofs land). */
+  async mine(blocks: number): Promise<{ l1Block: bigint; l2Block: number }> {
+    const client = this.testClient();
+    for (let i = 0; i < blocks; i++) {
+      await client.mine({ blocks: 1 });
+      await this.driver.pass();
+    }
+    return { l1Block: (await this.rollup.latestL1Block()).number, l2Block: this.chain.latestBlockNumber };
+  }
+
+  /** Moves L1 time to the start of `slot` (mining a block there), then mines one more block. */
+  async advanceToSlot(slot: number): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {
+    const client = this.testClient();
+    const now = (await this.rollup.latestL1Block()).timestamp;
+    if (slot <= slotAt(now, this.constants)) {
+      throw invalidParams(
+        `slot ${slot} is not in the future: the L1 is in slot ${slotAt(now, this.constants)}`,
+      );
+    }
+    await client.setNextBlockTimestamp({ timestamp: slotStart(slot, this.constants) });
+    const mined = await this.mine(2);
+    return { ...mined, slot };
+  }
+
+  async advanceToNextEpoch(): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {
+    const now = (await this.rollup.latestL1Block()).timestamp;
+    const epoch = epochOfSlot(slotAt(now, this.constants), this.constants);
+    return this.advanceToSlot((epoch + 1) * this.constants.epochDuration);
+  }
+
+  /** Switches the clock: realtime mines every l1BlockTime seconds and runs passes on a timer. */
+  async setClock(mode: 'realtime' | 'manual'): Promise<void> {
+    const client = this.testClient();
+    if (mode === this.clock.mode) return;
+    if (mode === 'realtime') {
+      await client.setIntervalMining({ interval: this.config.l1BlockTime });
+      this.driver.start();
+    } else {
+      await this.driver.stop();
+      await client.setIntervalMining({ interval: 0 });
+    }
+    this.clock.mode = mode;
+    this.logger.info(`clock switched to ${mode}`);
+  }
+
   /** Health for GET /status. */
   status(): { ok: boolean } & Record<string, unknown> {
     return {
@@ -231,6 +371,11 @@ export class CairnNode {
       status: this.state,
       nodeVersion: NODE_VERSION,
       uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
+      clock: this.clock.mode,
+      chain: {
+        latestBlock: this.chain.latestBlockNumber,
+        latestCheckpoint: this.chain.latestCheckpointNumber,
+      },
       worldState: {
         latestBlock: this.worldState.latestBlockNumber,
         oldestBlock: this.worldState.oldestBlockNumber,
@@ -242,6 +387,7 @@ export class CairnNode {
   async stop(): Promise<void> {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
+    await this.driver.stop();
     await this.l1.close();
     await this.worldState.close();
     await this.nodeStore.close();

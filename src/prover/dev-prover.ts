@@ -9,8 +9,13 @@ import { epochOfSlot, type L1RollupConstants, slotAt } from '../core/time.js';
 import type { RollupClient } from '../l1/rollup-client.js';
 
 export const DEV_PROOF = '0x01' as const;
+/** Seconds of L1 time after which a proof that has not landed is sent again. */
+const RESEND_AFTER_S = 30n;
 
 export class DevProver {
+  /** The last proof sent (to checkpoint n, at an L1 time), so it is not sent again before it lands. */
+  private sent = { to: 0, at: 0n };
+
   constructor(
     private readonly o: {
       rollup: RollupClient;
@@ -29,6 +34,8 @@ export class DevProver {
     const proven = await rollup.provenCheckpointNumber();
     const pending = await rollup.pendingCheckpointNumber();
     if (pending <= proven || store.latestCheckpointNumber < pending) return undefined;
+    // A proof sent but not landed yet is waited for; after a while (it may have failed) it is sent again.
+    if (this.sent.to > proven && l1Timestamp - this.sent.at < RESEND_AFTER_S) return undefined;
     const first = store.getCheckpoint(proven + 1)!.checkpoint;
     const epoch = epochOfSlot(first.header.slotNumber, constants);
     if (epochOfSlot(slotAt(l1Timestamp, constants), constants) <= epoch) return undefined; // not over yet
@@ -41,6 +48,7 @@ export class DevProver {
     const to = ofEpoch[ofEpoch.length - 1]!.number;
     const outHash = accumulateCheckpointOutHashes(ofEpoch.map((c) => c.outHash));
     const txHash = await rollup.submitEpochProof(this.o.prover, epoch, proven + 1, to, outHash, DEV_PROOF);
+    this.sent = { to, at: l1Timestamp };
     this.o.logger.info(`epoch ${epoch} proof (checkpoints ${proven + 1}..${to}) sent to L1`);
     return { epoch, toCheckpoint: to, txHash };
   }

@@ -39,13 +39,15 @@ export interface SequencerOptions {
 }
 
 export type SequencerOutcome =
-  | { kind: 'paused' | 'not-proposer' | 'slot-taken' | 'not-synced' | 'no-txs'; slot: number }
+  | { kind: 'paused' | 'not-proposer' | 'slot-taken' | 'not-synced' | 'no-txs' | 'slot-ending'; slot: number }
   | { kind: 'published'; slot: number; checkpointNumber: number; blocks: number[]; txHash: Hash };
 
 const ZERO_FEES: GasFees = { feePerDaGas: 0n, feePerL2Gas: 0n };
 
 export class Sequencer {
   private paused = false;
+  /** The slot of the last proposal sent, so a slot is proposed for once. */
+  private sentForSlot = -1;
 
   constructor(private readonly o: SequencerOptions) {}
 
@@ -61,11 +63,16 @@ export class Sequencer {
     this.paused = false;
   }
 
-  /** Acts for the slot that an L1 block at `nextL1Timestamp` falls in. */
-  async work(nextL1Timestamp: bigint): Promise<SequencerOutcome> {
+  /**
+   * Acts for the slot of the latest L1 block (at `now`), if the next L1 block (at `next`) is
+   * still in it — the proposal has to land in its slot.
+   */
+  async work(now: bigint, next: bigint): Promise<SequencerOutcome> {
     const { rollup, store, worldState, constants, logger } = this.o;
-    const slot = slotAt(nextL1Timestamp, constants);
+    const slot = slotAt(now, constants);
     if (this.paused) return { kind: 'paused', slot };
+    if (slotAt(next, constants) !== slot) return { kind: 'slot-ending', slot };
+    if (slot === this.sentForSlot) return { kind: 'slot-taken', slot };
     const pending = await rollup.pendingCheckpointNumber();
     const lastSlot = pending === 0 ? 0 : (await rollup.checkpoint(pending)).slot;
     if (slot === 0 || slot <= lastSlot) return { kind: 'slot-taken', slot };
@@ -157,6 +164,7 @@ export class Sequencer {
       attestations,
       body: encodeCheckpointBody({ header, blocks }),
     });
+    this.sentForSlot = slot;
     logger.info(
       `checkpoint ${n} (slot ${slot}, blocks ${blocks[0]!.number}..${last.number}) sent to L1 by ${me.attester.address}`,
     );

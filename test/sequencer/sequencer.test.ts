@@ -126,7 +126,7 @@ describe('sequencer, archiver and prover on L1', () => {
     await anvil.mine({ blocks: 1 });
     await archiver.sync();
     const latest = await rollup.latestL1Block();
-    const outcome = await sequencer.work(latest.timestamp + 1n);
+    const outcome = await sequencer.work(latest.timestamp, latest.timestamp + 1n);
     if (outcome.kind === 'published') {
       await anvil.mine({ blocks: 1 });
       assert.equal((await rollup.waitFor(outcome.txHash)).status, 'success');
@@ -182,10 +182,11 @@ describe('sequencer, archiver and prover on L1', () => {
     assert.equal(paused.outcome.kind, 'paused');
     sequencer.resume();
     const latest = await rollup.latestL1Block();
-    const again = await sequencer.work(latest.timestamp + 1n);
+    const again = await sequencer.work(latest.timestamp, latest.timestamp + 1n);
     assert.equal(again.kind === 'published', true);
     await anvil.mine({ blocks: 1 });
     await archiver.sync();
-    assert.equal((await sequencer.work((await rollup.latestL1Block()).timestamp + 1n)).kind, 'slot-taken');
+    const later = (await rollup.latestL1Block()).timestamp;
+    assert.equal((await sequencer.work(later, later + 1n)).kind, 'slot-taken');
   });
 });

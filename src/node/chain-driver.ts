@@ -1,0 +1,92 @@
+// Runs the chain: one pass = archiver sync, then the sequencer for the next L1 block's slot,
+// then the prover. Passes never overlap. With the realtime clock passes run on a timer; with
+// the manual clock they run only when asked (after the dev methods mine L1 blocks), which
+// makes a manual chain deterministic.
+import type { Logger } from 'pino';
+import type { Archiver } from '../archiver/archiver.js';
+import type { RollupClient } from '../l1/rollup-client.js';
+import type { DevProver } from '../prover/dev-prover.js';
+import type { Sequencer, SequencerOutcome } from '../sequencer/sequencer.js';
+
+export interface PassReport {
+  l1Block: bigint;
+  checkpointsSynced: number;
+  sequencer?: SequencerOutcome;
+  proofSent?: number;
+}
+
+export class ChainDriver {
+  private queue: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private lastError: string | undefined;
+
+  constructor(
+    private readonly o: {
+      rollup: RollupClient;
+      archiver: Archiver;
+      sequencer?: Sequencer | undefined;
+      prover?: DevProver | undefined;
+      /** Seconds to the next L1 block, to tell whether a proposal still lands in the slot. */
+      nextBlockIn: () => number;
+      pollingIntervalMs: number;
+      logger: Logger;
+    },
+  ) {}
+
+  /** Runs one pass after any pass already running. */
+  pass(): Promise<PassReport> {
+    const next = this.queue.then(() => this.runPass());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async runPass(): Promise<PassReport> {
+    const { rollup, archiver, sequencer, prover } = this.o;
+    const synced = await archiver.sync();
+    const report: PassReport = { l1Block: synced.l1Block, checkpointsSynced: synced.checkpoints };
+    const latest = await rollup.latestL1Block();
+    if (sequencer) {
+      report.sequencer = await sequencer.work(
+        latest.timestamp,
+        latest.timestamp + BigInt(this.o.nextBlockIn()),
+      );
+    }
+    if (prover) {
+      const proof = await prover.work(latest.timestamp);
+      if (proof) report.proofSent = proof.epoch;
+    }
+    return report;
+  }
+
+  /** Starts passes on a timer (realtime clock). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const loop = async () => {
+      if (!this.running) return;
+      try {
+        await this.pass();
+        if (this.lastError) this.o.logger.info('chain passes work again');
+        this.lastError = undefined;
+      } catch (err) {
+        const message = (err as Error).message;
+        if (message !== this.lastError) this.o.logger.warn({ err }, `chain pass failed: ${message}`);
+        this.lastError = message;
+      }
+      if (this.running) this.timer = setTimeout(loop, this.o.pollingIntervalMs);
+    };
+    void loop();
+  }
+
+  /** Stops the timer and waits for a running pass to end. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    await this.queue;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+}

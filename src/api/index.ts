@@ -1,9 +1,10 @@
 // All method sets of the node, in one registry.
 import type { CairnNode } from '../node/node.js';
 import { MethodRegistry } from '../rpc/registry.js';
+import { devMethods } from './dev/index.js';
 import { nodeMethods } from './node/index.js';
 import { svcMethods } from './svc/index.js';
 
 export function buildRegistry(node: CairnNode): MethodRegistry {
-  return new MethodRegistry().add(...svcMethods(node), ...nodeMethods(node));
+  return new MethodRegistry().add(...svcMethods(node), ...nodeMethods(node), ...devMethods(node));
 }

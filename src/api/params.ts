@@ -1,5 +1,6 @@
 // Parameter shapes shared by block and checkpoint methods (reference-facts §2, DESIGN §2).
 import { z } from 'zod';
+import type { BlockRef, CheckpointRef } from '../archiver/queries.js';
 import { blockHash, frHex, slotNumber, uint } from '../core/codecs.js';
 
 /**
@@ -40,13 +41,8 @@ export const checkpointTag = z
   .pipe(z.enum(CHECKPOINT_TAGS, { error: `expected one of ${CHECKPOINT_TAGS.join(', ')}` }))
   .describe('Checkpoint tip: checkpointed, proven or finalized');
 
-export type BlockParameter =
-  | { kind: 'number'; number: number }
-  | { kind: 'hash'; hash: bigint }
-  | { kind: 'archive'; archive: bigint }
-  | { kind: 'tag'; tag: BlockTag }
-  /** Looked up by hash; the number tells "one block ahead" from "reorged" when it is missing. */
-  | { kind: 'anchored'; number: number; hash: bigint };
+/** What a block parameter names (resolved by the archiver's queries). */
+export type BlockParameter = BlockRef;
 
 const AMBIGUOUS =
   'a block parameter object must name exactly one block: {number}, {hash}, {archive} or {tag}, or {number, hash} together';
@@ -100,10 +96,7 @@ export const referenceBlock = union(
   'a block number, a 0x block hash or latest',
 ).describe('Reference block: a block number, a block hash (0x…) or latest');
 
-export type CheckpointParameter =
-  | { kind: 'number'; number: number }
-  | { kind: 'slot'; slot: number }
-  | { kind: 'tag'; tag: CheckpointTag };
+export type CheckpointParameter = CheckpointRef;
 
 /** A checkpoint: a number, a tag, {number} or {slot}. */
 export const checkpointParameter = union(

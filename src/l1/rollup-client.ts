@@ -210,6 +210,20 @@ export class RollupClient {
     });
   }
 
+  /** Whether the unproven checkpoints will be pruned by an L1 block at `timestamp`. */
+  async canPruneAtTime(timestamp: bigint): Promise<boolean> {
+    return this.read<boolean>('canPruneAtTime', [timestamp]);
+  }
+
+  /** Prunes the unproven checkpoints whose proof window has passed (anyone may). */
+  async prune(sender: PrivateKeyAccount): Promise<Hash> {
+    return this.wallet(sender).writeContract({
+      address: this.rollup,
+      abi: artifacts.Rollup.abi,
+      functionName: 'prune',
+    });
+  }
+
   async submitEpochProof(
     prover: PrivateKeyAccount,
     epoch: number,

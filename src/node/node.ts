@@ -8,6 +8,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { Archiver } from '../archiver/archiver.js';
 import { ChainStore } from '../archiver/chain-store.js';
 import { genesisBlockOf } from '../archiver/genesis.js';
+import { ChainQueries } from '../archiver/queries.js';
 import type { Config } from '../config/settings.js';
 import {
   type AllowedElement,
@@ -57,6 +58,7 @@ export class CairnNode {
   private readonly startedAt = Date.now();
   readonly signatures: FunctionSignatureBook;
   private readonly allowedSetup: AllowedElement[];
+  readonly queries: ChainQueries;
 
   private constructor(
     readonly config: Config,
@@ -74,6 +76,7 @@ export class CairnNode {
     private readonly clock: { mode: 'realtime' | 'manual' },
   ) {
     this.signatures = new FunctionSignatureBook(nodeStore);
+    this.queries = new ChainQueries(chain, constants);
     const defaults: AllowedElement[] = DEFAULT_SETUP_ALLOW_LIST.map((e) => ({
       address: PROTOCOL_CONTRACT_ADDRESSES[e.contract],
       selector: functionSelector(e.signature),
@@ -324,7 +327,12 @@ export class CairnNode {
     const client = this.testClient();
     for (let i = 0; i < blocks; i++) {
       await client.mine({ blocks: 1 });
-      await this.driver.pass();
+      try {
+        await this.driver.pass();
+      } catch (err) {
+        // L1 did move; the chain pass is retried after the next block.
+        this.logger.warn({ err }, `chain pass after L1 block failed: ${(err as Error).message}`);
+      }
     }
     return { l1Block: (await this.rollup.latestL1Block()).number, l2Block: this.chain.latestBlockNumber };
   }
@@ -362,6 +370,18 @@ export class CairnNode {
     }
     this.clock.mode = mode;
     this.logger.info(`clock switched to ${mode}`);
+  }
+
+  getWorldStateSyncStatus() {
+    const latest = this.worldState.latestBlockNumber;
+    const block = this.chain.getBlock(latest);
+    return {
+      latestBlockNumber: latest,
+      latestBlockHash: block ? toHex32(block.hash) : '',
+      finalizedBlockNumber: this.chain.getTips().finalized.block.number,
+      oldestHistoricBlockNumber: this.worldState.oldestBlockNumber,
+      treesAreSynched: latest === this.chain.latestBlockNumber,
+    };
   }
 
   /** Health for GET /status. */

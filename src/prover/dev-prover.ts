@@ -34,6 +34,8 @@ export class DevProver {
     const proven = await rollup.provenCheckpointNumber();
     const pending = await rollup.pendingCheckpointNumber();
     if (pending <= proven || store.latestCheckpointNumber < pending) return undefined;
+    // Too late: these checkpoints are due for pruning, and L1 refuses their proof.
+    if (await rollup.canPruneAtTime(l1Timestamp)) return undefined;
     // A proof sent but not landed yet is waited for; after a while (it may have failed) it is sent again.
     if (this.sent.to > proven && l1Timestamp - this.sent.at < RESEND_AFTER_S) return undefined;
     const first = store.getCheckpoint(proven + 1)!.checkpoint;

@@ -40,7 +40,8 @@ export interface SequencerOptions {
 
 export type SequencerOutcome =
   | { kind: 'paused' | 'not-proposer' | 'slot-taken' | 'not-synced' | 'no-txs' | 'slot-ending'; slot: number }
-  | { kind: 'published'; slot: number; checkpointNumber: number; blocks: number[]; txHash: Hash };
+  | { kind: 'published'; slot: number; checkpointNumber: number; blocks: number[]; txHash: Hash }
+  | { kind: 'pruning'; slot: number; txHash: Hash };
 
 const ZERO_FEES: GasFees = { feePerDaGas: 0n, feePerL2Gas: 0n };
 
@@ -48,6 +49,8 @@ export class Sequencer {
   private paused = false;
   /** The slot of the last proposal sent, so a slot is proposed for once. */
   private sentForSlot = -1;
+  /** The slot in which a prune was sent, so it is sent once. */
+  private prunedInSlot = -1;
 
   constructor(private readonly o: SequencerOptions) {}
 
@@ -80,6 +83,17 @@ export class Sequencer {
     const me = this.o.validators.find((v) => v.attester.address.toLowerCase() === proposer);
     if (!me) return { kind: 'not-proposer', slot };
     if (store.latestCheckpointNumber !== pending) return { kind: 'not-synced', slot };
+    // Checkpoints past their proof window go first: a proposal would prune them itself, and the
+    // node must unwind them (through the archiver, when the prune lands) before building on L1.
+    if (await rollup.canPruneAtTime(next)) {
+      if (this.prunedInSlot === slot) return { kind: 'not-synced', slot };
+      this.prunedInSlot = slot;
+      const txHash = await rollup.prune(me.publisher);
+      logger.warn(
+        `unproven checkpoints after ${await rollup.provenCheckpointNumber()} are past their proof window: pruning them`,
+      );
+      return { kind: 'pruning', slot, txHash };
+    }
 
     // Blocks proposed earlier that never made it into a checkpoint are dropped first.
     const base = store.getTips().checkpointed.block.number;

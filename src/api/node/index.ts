@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { CairnNode } from '../../node/node.js';
 import { defineMethod, type RpcMethod } from '../../rpc/registry.js';
 import { voidResult } from '../schemas.js';
+import { sharedChainMethods } from '../svc/index.js';
 import { infoMethods } from '../svc/info.js';
+import { nodeChainMethods } from './chain.js';
 
 /** Limits of the earlier set's debug method (seed 2, "Limits"; 10,000 characters per signature). */
 const MAX_SIGNATURES = 100;
@@ -18,6 +20,8 @@ const functionSignature = z
 export function nodeMethods(node: CairnNode): RpcMethod[] {
   return [
     ...infoMethods(node, ['node']),
+    ...nodeChainMethods(node),
+    ...sharedChainMethods(node, ['node']),
     defineMethod({
       namespace: 'node',
       name: 'registerContractFunctionSignatures',

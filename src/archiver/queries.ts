@@ -1,0 +1,170 @@
+// Answers about the chain from the archiver's store: which block or checkpoint a parameter
+// names, and blocks and checkpoints in the shapes the API returns.
+import type { L2Block } from '../core/block.js';
+import { epochOfSlot, type L1RollupConstants, slotAt } from '../core/time.js';
+import type { ChainStore } from './chain-store.js';
+import type { Checkpoint, PublishedCheckpoint } from './types.js';
+
+export type BlockRef =
+  | { kind: 'number'; number: number }
+  | { kind: 'hash'; hash: bigint }
+  | { kind: 'archive'; archive: bigint }
+  | { kind: 'tag'; tag: 'proposed' | 'checkpointed' | 'proven' | 'finalized' }
+  | { kind: 'anchored'; number: number; hash: bigint };
+
+export type CheckpointRef =
+  | { kind: 'number'; number: number }
+  | { kind: 'slot'; slot: number }
+  | { kind: 'tag'; tag: 'checkpointed' | 'proven' | 'finalized' };
+
+export interface BlockOptions {
+  includeTransactions?: boolean | undefined;
+  includeL1PublishInfo?: boolean | undefined;
+  includeAttestations?: boolean | undefined;
+}
+
+export interface CheckpointOptions extends BlockOptions {
+  includeBlocks?: boolean | undefined;
+}
+
+export class ChainQueries {
+  constructor(
+    private readonly store: ChainStore,
+    private readonly constants: L1RollupConstants,
+  ) {}
+
+  blockNumberOf(ref: BlockRef): number | undefined {
+    const { store } = this;
+    switch (ref.kind) {
+      case 'number':
+        return ref.number <= store.latestBlockNumber ? ref.number : undefined;
+      case 'hash':
+      case 'anchored':
+        return store.getBlockNumberByHash(ref.hash);
+      case 'archive':
+        return store.getBlockNumberByArchive(ref.archive);
+      case 'tag': {
+        const tips = store.getTips();
+        return ref.tag === 'proposed' ? tips.proposed.number : tips[ref.tag].block.number;
+      }
+    }
+  }
+
+  block(ref: BlockRef): L2Block | undefined {
+    const n = this.blockNumberOf(ref);
+    return n === undefined ? undefined : this.store.getBlock(n);
+  }
+
+  /** The current set's BlockResponse: optional parts only as asked. */
+  blockResponse(block: L2Block, options: BlockOptions = {}) {
+    const published = this.publishedCheckpointOf(block);
+    return {
+      header: block.header,
+      archive: block.archive,
+      hash: block.hash,
+      number: block.number,
+      checkpointNumber: block.checkpointNumber,
+      indexWithinCheckpoint: block.indexWithinCheckpoint,
+      ...(options.includeTransactions ? { body: block.body } : {}),
+      ...(options.includeL1PublishInfo ? { l1: this.l1Info(published) } : {}),
+      ...(options.includeAttestations ? { attestations: published?.attestations ?? [] } : {}),
+    };
+  }
+
+  /** Blocks from `from`, as many as exist up to `limit`. */
+  blocks(from: number, limit: number): L2Block[] {
+    const out: L2Block[] = [];
+    for (let n = from; n < from + limit && n <= this.store.latestBlockNumber; n++)
+      out.push(this.store.getBlock(n)!);
+    return out;
+  }
+
+  checkpointNumberOf(ref: CheckpointRef): number | undefined {
+    switch (ref.kind) {
+      case 'number':
+        return ref.number >= 1 && ref.number <= this.store.latestCheckpointNumber ? ref.number : undefined;
+      case 'slot':
+        return this.store.getCheckpointNumberBySlot(ref.slot);
+      case 'tag': {
+        const n = this.store.getTips()[ref.tag].checkpoint.number;
+        return n === 0 ? undefined : n;
+      }
+    }
+  }
+
+  checkpointResponse(published: PublishedCheckpoint, options: CheckpointOptions = {}) {
+    const c: Checkpoint = published.checkpoint;
+    return {
+      number: c.number,
+      header: c.header,
+      archive: c.archive,
+      checkpointOutHash: c.checkpointOutHash,
+      startBlock: c.startBlock,
+      blockCount: c.blockCount,
+      feeAssetPriceModifier: c.feeAssetPriceModifier,
+      ...(options.includeBlocks
+        ? {
+            blocks: this.blocks(c.startBlock, c.blockCount).map((b) =>
+              this.blockResponse(b, { includeTransactions: options.includeTransactions }),
+            ),
+          }
+        : {}),
+      ...(options.includeL1PublishInfo ? { l1: this.l1Info(published) } : {}),
+      ...(options.includeAttestations ? { attestations: published.attestations } : {}),
+    };
+  }
+
+  checkpointData(published: PublishedCheckpoint) {
+    const c = published.checkpoint;
+    return {
+      checkpointNumber: c.number,
+      header: c.header,
+      archive: c.archive,
+      checkpointOutHash: c.checkpointOutHash,
+      startBlock: c.startBlock,
+      blockCount: c.blockCount,
+      feeAssetPriceModifier: c.feeAssetPriceModifier,
+      attestations: published.attestations,
+      l1: published.l1,
+    };
+  }
+
+  /** The checkpoints of an epoch, in order. */
+  checkpointsOfEpoch(epoch: number): PublishedCheckpoint[] {
+    const [first] = [epoch * this.constants.epochDuration];
+    return this.store
+      .checkpointNumbersFromSlot(first, this.constants.epochDuration, false)
+      .map((n) => this.store.getCheckpoint(n)!)
+      .filter((p) => epochOfSlot(p.checkpoint.header.slotNumber, this.constants) === epoch);
+  }
+
+  /** The last L2 slot whose L1 data the node has read in full. */
+  syncedSlot(): number | undefined {
+    const point = this.store.l1SyncPoint;
+    if (point === undefined) return undefined;
+    const latest = this.store.getCheckpoint(this.store.latestCheckpointNumber);
+    const bySync = slotAt(point.timestamp, this.constants);
+    return Math.max(bySync, latest?.checkpoint.header.slotNumber ?? 0);
+  }
+
+  /** The last epoch all of whose slots are synced. */
+  syncedEpoch(): number | undefined {
+    const slot = this.syncedSlot();
+    if (slot === undefined) return undefined;
+    const epoch = Math.floor((slot + 1) / this.constants.epochDuration) - 1;
+    return epoch >= 0 ? epoch : undefined;
+  }
+
+  private publishedCheckpointOf(block: L2Block): PublishedCheckpoint | undefined {
+    if (block.number === 0 || block.checkpointNumber > this.store.latestCheckpointNumber) return undefined;
+    const published = this.store.getCheckpoint(block.checkpointNumber);
+    const c = published?.checkpoint;
+    return c && block.number >= c.startBlock && block.number < c.startBlock + c.blockCount
+      ? published
+      : undefined;
+  }
+
+  private l1Info(published: PublishedCheckpoint | undefined) {
+    return published ? { published: true as const, ...published.l1 } : { published: false as const };
+  }
+}

@@ -149,3 +149,32 @@ describe('the chain, with the manual clock', () => {
     assert.equal(rebuilt.header.globalVariables.slotNumber, 20);
   });
 });
+
+describe('the chain, with the realtime clock', () => {
+  test('produces, syncs and proves checkpoints on its own', async () => {
+    const node = await startCairn([
+      '--l1-block-time',
+      '1',
+      '--slot-duration',
+      '2',
+      '--epoch-duration',
+      '2',
+      '--log-format',
+      'json',
+    ]);
+    try {
+      const deadline = Date.now() + 30_000;
+      let tips: any;
+      do {
+        await new Promise((r) => setTimeout(r, 500));
+        tips = await result(node.publicUrl, 'svc_getChainTips');
+      } while (tips.proven.checkpoint.number < 2 && Date.now() < deadline);
+      assert.ok(tips.checkpointed.checkpoint.number >= 3, JSON.stringify(tips));
+      assert.ok(tips.proven.checkpoint.number >= 2, JSON.stringify(tips));
+      const status = (await (await fetch(`${node.publicUrl}/status`)).json()) as any;
+      assert.equal(status.clock, 'realtime');
+    } finally {
+      assert.equal(await node.stop(), 0);
+    }
+  });
+});

@@ -46,6 +46,7 @@ export class Archiver {
   /** One pass over the L1 blocks not read yet. */
   async sync(): Promise<SyncReport> {
     const { rollup, store, logger } = this.o;
+    await this.checkL1StillHasSyncPoint();
     const latest = await rollup.latestL1Block();
     const report: SyncReport = { checkpoints: 0, proven: 0, pruned: 0, l1Block: latest.number };
     const from = (store.l1SyncPoint?.blockNumber ?? this.o.constants.l1StartBlock - 1n) + 1n;
@@ -170,6 +171,51 @@ export class Archiver {
       `checkpoint ${n} (blocks ${body.blocks[0]!.number}..${last.number}, slot ${event.slot}) synced from L1`,
     );
     return true;
+  }
+
+  /**
+   * If the L1 block last synced is gone or changed (an L1 reorg, or an embedded L1 whose state
+   * file lost its newest blocks), unwinds to the newest checkpoint L1 still holds as stored and
+   * syncs again from there.
+   */
+  private async checkL1StillHasSyncPoint(): Promise<void> {
+    const { rollup, store, worldState, logger } = this.o;
+    const point = store.l1SyncPoint;
+    if (point === undefined) return;
+    const onL1 = await rollup.l1BlockIfAny(point.blockNumber);
+    if (onL1?.hash === point.blockHash) return;
+    const pending = await rollup.pendingCheckpointNumber();
+    let keep = Math.min(store.latestCheckpointNumber, pending);
+    while (keep > 0) {
+      const ours = store.getCheckpoint(keep)!;
+      const theirs = await rollup.checkpoint(keep);
+      const block = await rollup.l1BlockIfAny(ours.l1.blockNumber);
+      if (
+        theirs.archive === ours.checkpoint.archive.root &&
+        theirs.headerHash === ours.checkpoint.hash &&
+        block?.hash === ours.l1.blockHash
+      ) {
+        break;
+      }
+      keep--;
+    }
+    const removed = store.unwindCheckpointsAfter(keep);
+    if (worldState.latestBlockNumber > store.latestBlockNumber)
+      await worldState.rollbackTo(store.latestBlockNumber);
+    const proven = Math.min(await rollup.provenCheckpointNumber(), keep);
+    if (store.provenCheckpoint > proven) store.setProvenCheckpoint(proven);
+    const from = keep === 0 ? undefined : store.getCheckpoint(keep)!.l1;
+    const restart = from
+      ? { blockNumber: from.blockNumber, blockHash: from.blockHash, timestamp: from.timestamp }
+      : await (async () => {
+          const start = await rollup.l1Block(this.o.constants.l1StartBlock - 1n);
+          return { blockNumber: start.number, blockHash: start.hash, timestamp: start.timestamp };
+        })();
+    store.setL1SyncPoint(restart);
+    logger.warn(
+      `L1 no longer has block ${point.blockNumber} as synced (an L1 reorg, or an L1 that lost its newest blocks): ` +
+        `unwound ${removed.length} blocks to checkpoint ${keep}, syncing again from L1 block ${restart.blockNumber}`,
+    );
   }
 
   private async prune(event: CheckpointsPrunedEvent): Promise<void> {

@@ -340,6 +340,12 @@ export class RollupClient {
     return { number: block.number, hash: block.hash, timestamp: block.timestamp };
   }
 
+  /** An L1 block, or undefined when L1 has no block with that number (any more). */
+  async l1BlockIfAny(number: bigint): Promise<{ number: bigint; hash: Hash; timestamp: bigint } | undefined> {
+    const latest = await this.client.getBlockNumber();
+    return number > latest ? undefined : this.l1Block(number);
+  }
+
   async l1Block(number: bigint): Promise<{ number: bigint; hash: Hash; timestamp: bigint }> {
     const block = await this.client.getBlock({ blockNumber: number });
     return { number: block.number, hash: block.hash, timestamp: block.timestamp };

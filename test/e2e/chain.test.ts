@@ -1,6 +1,6 @@
 // End to end with the manual clock: a real node on its embedded L1, moved slot by slot.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -173,6 +173,48 @@ describe('the chain, with the realtime clock', () => {
       assert.ok(tips.proven.checkpoint.number >= 2, JSON.stringify(tips));
       const status = (await (await fetch(`${node.publicUrl}/status`)).json()) as any;
       assert.equal(status.clock, 'realtime');
+    } finally {
+      assert.equal(await node.stop(), 0);
+    }
+  });
+});
+
+describe('an embedded L1 that lost its newest blocks', () => {
+  test('the node unwinds to what L1 still has and goes on from there', async () => {
+    const lossy = join(dir, 'lossy');
+    const lossyArgs = [
+      '--ephemeral',
+      'false',
+      '--data-dir',
+      lossy,
+      '--clock',
+      'manual',
+      '--log-format',
+      'json',
+    ];
+    let node = await startCairn(lossyArgs);
+    await result(node.adminUrl, 'svcDev_advanceToSlot', [1]);
+    // anvil writes its state file every 5 s: wait for one that holds checkpoint 1.
+    await new Promise((r) => setTimeout(r, 6000));
+    await result(node.adminUrl, 'svcDev_advanceToSlot', [2]);
+    await result(node.adminUrl, 'svcDev_advanceToSlot', [3]);
+    assert.equal(await result(node.publicUrl, 'svc_getCheckpointNumber'), 3);
+    // A crash of both: the state file misses the newest L1 blocks.
+    process.kill(Number(readFileSync(join(lossy, 'l1', 'anvil.pid'), 'utf8')), 'SIGKILL');
+    await node.stop('SIGKILL');
+
+    node = await startCairn(lossyArgs);
+    try {
+      assert.match(node.output(), /L1 no longer has block/);
+      const kept = (await result(node.publicUrl, 'svc_getCheckpointNumber')) as number;
+      assert.ok(kept >= 1 && kept < 3, `kept ${kept}`);
+      const status = (await result(node.publicUrl, 'svc_getWorldStateSyncStatus')) as any;
+      assert.equal(status.treesAreSynched, true);
+      assert.equal(status.latestBlockNumber, kept);
+      await result(node.adminUrl, 'svcDev_advanceToSlot', [5]);
+      assert.equal(await result(node.publicUrl, 'svc_getCheckpointNumber'), kept + 1);
+      const latest = (await result(node.publicUrl, 'svc_getBlock', ['latest'])) as any;
+      assert.equal(latest.header.globalVariables.slotNumber, 5);
     } finally {
       assert.equal(await node.stop(), 0);
     }

@@ -1,7 +1,7 @@
 // Result shapes shared by the method sets. Each is a codec: the node's values on one
 // side, the JSON of DESIGN §2 on the other.
 import { z } from 'zod';
-import { allowedElement, ethAddress, l2Address, uint } from '../core/codecs.js';
+import { allowedElement, deployedL1ContractAddresses, ethAddress, l2Address, uint } from '../core/codecs.js';
 
 export const protocolContractAddresses = z
   .object({
@@ -12,14 +12,8 @@ export const protocolContractAddresses = z
   })
   .describe('Addresses of the protocol contracts');
 
-export const l1ContractAddresses = z
-  .object({
-    rollupAddress: ethAddress,
-    registryAddress: ethAddress,
-    inboxAddress: ethAddress,
-    outboxAddress: ethAddress,
-    feeJuiceAddress: ethAddress,
-    feeJuicePortalAddress: ethAddress,
+export const l1ContractAddresses = deployedL1ContractAddresses
+  .extend({
     stakingAssetAddress: ethAddress,
     coinIssuerAddress: ethAddress,
     rewardDistributorAddress: ethAddress,

@@ -4,7 +4,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { allowedElement, ethAddress } from '../core/codecs.js';
+import { allowedElement, deployedL1ContractAddresses } from '../core/codecs.js';
 
 /** How a setting's text form (flag or env var) is read. */
 export type SettingKind = 'int' | 'bool' | 'string' | 'list' | 'json';
@@ -147,16 +147,7 @@ export const SETTINGS = {
     { placeholder: 'url' },
   ),
   l1ContractAddresses: optionalSetting(
-    z
-      .object({
-        rollupAddress: ethAddress,
-        registryAddress: ethAddress,
-        inboxAddress: ethAddress,
-        outboxAddress: ethAddress,
-        feeJuiceAddress: ethAddress,
-        feeJuicePortalAddress: ethAddress,
-      })
-      .strict(),
+    deployedL1ContractAddresses,
     'json',
     'With l1RpcUrl: the rollup contracts on that chain, as JSON {rollupAddress, registryAddress, inboxAddress, outboxAddress, feeJuiceAddress, feeJuicePortalAddress}',
     { placeholder: 'json' },

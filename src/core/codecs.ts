@@ -120,3 +120,15 @@ export const allowedElement = z
     message: 'an allowed element names exactly one of address or classId',
   })
   .describe('A public function allowed in the setup phase: {address | classId, selector, flags}');
+
+/** The rollup's contracts on L1 that cairn deploys (config input and, extended, the API's L1ContractAddresses). */
+export const deployedL1ContractAddresses = z
+  .object({
+    rollupAddress: ethAddress,
+    registryAddress: ethAddress,
+    inboxAddress: ethAddress,
+    outboxAddress: ethAddress,
+    feeJuiceAddress: ethAddress,
+    feeJuicePortalAddress: ethAddress,
+  })
+  .strict();

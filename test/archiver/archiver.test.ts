@@ -12,24 +12,21 @@ import { Archiver } from '../../src/archiver/archiver.js';
 import { ChainStore } from '../../src/archiver/chain-store.js';
 import { genesisBlockOf } from '../../src/archiver/genesis.js';
 import { type L2Block, RevertCode, type TxEffect } from '../../src/core/block.js';
-import {
-  checkpointHeaderHash,
-  emptyCheckpointHeader,
-  GENESIS_ARCHIVE_ROOT,
-} from '../../src/core/block-header.js';
+import { checkpointHeaderHash, emptyCheckpointHeader } from '../../src/core/block-header.js';
 import { encodeCheckpointBody } from '../../src/core/checkpoint-body.js';
 import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../../src/core/out-hash.js';
 import { type L1RollupConstants, slotStart } from '../../src/core/time.js';
-import { connectEmbeddedL1, type L1Connection } from '../../src/l1/connect.js';
+import type { L1Connection } from '../../src/l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../../src/l1/deploy.js';
 import { RollupClient } from '../../src/l1/rollup-client.js';
 import { buildBlock } from '../../src/sequencer/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { startTestL1 } from '../helpers/l1.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-archiver-'));
 const validators = Array.from({ length: 4 }, () => privateKeyToAccount(generatePrivateKey()));
-const quiet = { info: () => {}, warn: () => {} };
+const _quiet = { info: () => {}, warn: () => {} };
 const silent = pino({ level: 'silent' });
 const COINBASE = `0x${'c0'.repeat(20)}`;
 
@@ -138,24 +135,10 @@ describe('archiver', () => {
   }
 
   before(async () => {
-    l1 = await connectEmbeddedL1(
-      {
-        dir: join(dir, 'l1'),
-        chainId: 31337,
-        blockTime: undefined,
-        deploy: {
-          slotDuration: 8,
-          epochDuration: 4,
-          proofSubmissionEpochs: 1,
-          targetCommitteeSize: 4,
-          manaTarget: 1000,
-          rollupVersion: 1,
-          genesisArchiveRoot: GENESIS_ARCHIVE_ROOT,
-          validators: validators.map((v) => v.address),
-        },
-        fund: validators.map((v) => v.address),
-      },
-      quiet,
+    l1 = await startTestL1(
+      dir,
+      validators.map((v) => v.address),
+      validators.map((v) => v.address),
     );
     rollup = new RollupClient(l1);
     constants = await rollup.constants(2);

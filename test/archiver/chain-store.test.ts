@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ChainStore } from '../../src/archiver/chain-store.js';
+import { genesisBlockOf } from '../../src/archiver/genesis.js';
 import type { PublishedCheckpoint } from '../../src/archiver/types.js';
 import { type L2Block, RevertCode, type TxEffect } from '../../src/core/block.js';
 import {
@@ -11,11 +12,10 @@ import {
   emptyGlobalVariables,
   GENESIS_BLOCK_HEADER_HASH,
   GENESIS_CHECKPOINT_HEADER_HASH,
-  genesisBlockHeader,
 } from '../../src/core/block-header.js';
 import { buildBlock } from '../../src/sequencer/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-chain-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,27 +32,6 @@ const tx = (seed: bigint): TxEffect => ({
   publicLogs: [],
   contractClassLogs: [],
 });
-
-function genesisBlock(ws: WorldState): L2Block {
-  const view = ws.at(0);
-  const header = genesisBlockHeader({
-    l1ToL2MessageTree: view.snapshot(TreeId.L1_TO_L2_MESSAGE),
-    partial: {
-      noteHashTree: view.snapshot(TreeId.NOTE_HASH),
-      nullifierTree: view.snapshot(TreeId.NULLIFIER),
-      publicDataTree: view.snapshot(TreeId.PUBLIC_DATA),
-    },
-  });
-  return {
-    number: 0,
-    hash: GENESIS_BLOCK_HEADER_HASH,
-    header,
-    archive: view.snapshot(TreeId.ARCHIVE),
-    body: { txEffects: [] },
-    checkpointNumber: 0,
-    indexWithinCheckpoint: 0,
-  };
-}
 
 async function nextBlock(ws: WorldState, checkpoint: number, index: number, slot: number, txs: TxEffect[]) {
   const fork = ws.fork();
@@ -107,7 +86,7 @@ describe('chain store', () => {
       genesisBlockHash: genesisBlockHashOf,
     });
     store = new ChainStore(openEnvironment(storeDir, 'archiver'));
-    blocks = [genesisBlock(ws)];
+    blocks = [genesisBlockOf(ws)];
     store.initialize(blocks[0]!);
   });
 

@@ -7,35 +7,22 @@ import { createTestClient, type Hex, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { GENESIS_ARCHIVE_ROOT } from '../../src/core/block-header.js';
 import { slotAt } from '../../src/core/time.js';
-import { connectEmbeddedL1, type L1Connection } from '../../src/l1/connect.js';
+import type { L1Connection } from '../../src/l1/connect.js';
 import { RollupClient } from '../../src/l1/rollup-client.js';
+import { startTestL1 } from '../helpers/l1.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-rollup-client-'));
 const validators = Array.from({ length: 4 }, () => privateKeyToAccount(generatePrivateKey()));
-const quiet = { info: () => {}, warn: () => {} };
+const _quiet = { info: () => {}, warn: () => {} };
 
 describe('rollup client', () => {
   let l1: L1Connection;
   let rollup: RollupClient;
   before(async () => {
-    l1 = await connectEmbeddedL1(
-      {
-        dir: join(dir, 'l1'),
-        chainId: 31337,
-        blockTime: undefined,
-        deploy: {
-          slotDuration: 8,
-          epochDuration: 4,
-          proofSubmissionEpochs: 1,
-          targetCommitteeSize: 4,
-          manaTarget: 1000,
-          rollupVersion: 1,
-          genesisArchiveRoot: GENESIS_ARCHIVE_ROOT,
-          validators: validators.map((v) => v.address),
-        },
-        fund: validators.map((v) => v.address),
-      },
-      quiet,
+    l1 = await startTestL1(
+      dir,
+      validators.map((v) => v.address),
+      validators.map((v) => v.address),
     );
     rollup = new RollupClient(l1);
   });

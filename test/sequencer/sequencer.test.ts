@@ -12,9 +12,8 @@ import { Archiver } from '../../src/archiver/archiver.js';
 import { ChainStore } from '../../src/archiver/chain-store.js';
 import { genesisBlockOf } from '../../src/archiver/genesis.js';
 import { RevertCode, type TxEffect } from '../../src/core/block.js';
-import { GENESIS_ARCHIVE_ROOT } from '../../src/core/block-header.js';
 import { type L1RollupConstants, slotStart } from '../../src/core/time.js';
-import { connectEmbeddedL1, type L1Connection } from '../../src/l1/connect.js';
+import type { L1Connection } from '../../src/l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../../src/l1/deploy.js';
 import { RollupClient } from '../../src/l1/rollup-client.js';
 import { DevProver } from '../../src/prover/dev-prover.js';
@@ -22,6 +21,7 @@ import { Sequencer, type TxSource } from '../../src/sequencer/sequencer.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { ensureDevKeystore, loadKeystore } from '../../src/validators/keystore.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { startTestL1 } from '../helpers/l1.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-sequencer-'));
 const silent = pino({ level: 'silent' });
@@ -63,24 +63,10 @@ describe('sequencer, archiver and prover on L1', () => {
     const keystore = join(dir, 'keystore.json');
     ensureDevKeystore(keystore, 4);
     const validators = loadKeystore(keystore);
-    l1 = await connectEmbeddedL1(
-      {
-        dir: join(dir, 'l1'),
-        chainId: 31337,
-        blockTime: undefined,
-        deploy: {
-          slotDuration: 8,
-          epochDuration: 4,
-          proofSubmissionEpochs: 1,
-          targetCommitteeSize: 4,
-          manaTarget: 1000,
-          rollupVersion: 1,
-          genesisArchiveRoot: GENESIS_ARCHIVE_ROOT,
-          validators: validators.map((v) => v.attester.address),
-        },
-        fund: validators.map((v) => v.publisher.address),
-      },
-      { info: () => {}, warn: () => {} },
+    l1 = await startTestL1(
+      dir,
+      validators.map((v) => v.attester.address),
+      validators.map((v) => v.publisher.address),
     );
     rollup = new RollupClient(l1);
     constants = await rollup.constants(2);

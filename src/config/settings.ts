@@ -152,6 +152,12 @@ export const SETTINGS = {
     'With l1RpcUrl: the rollup contracts on that chain, as JSON {rollupAddress, registryAddress, inboxAddress, outboxAddress, feeJuiceAddress, feeJuicePortalAddress}',
     { placeholder: 'json' },
   ),
+  proverPrivateKey: optionalSetting(
+    z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected a private key: 0x followed by 64 hex digits'),
+    'string',
+    'Key of the account the rollup takes epoch proofs from; the node proves epochs with it (on the embedded L1 the deployer account is used when unset)',
+    { placeholder: 'key', defaultLabel: 'none' },
+  ),
   clock: setting(
     z.enum(['realtime', 'manual']),
     'string',

@@ -142,16 +142,22 @@ export class CairnNode {
               txs: NO_TXS,
               logger: logger.child({ component: 'sequencer' }),
             });
-      // The dev prover proves with the embedded L1's prover account (its deployer).
-      const prover = l1.embedded
-        ? new DevProver({
-            rollup,
-            store: chain,
-            constants,
-            prover: privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY),
-            logger: logger.child({ component: 'prover' }),
-          })
-        : undefined;
+      // The dev prover proves with the configured key, or on the embedded L1 with its deployer's.
+      const proverKey =
+        (config.proverPrivateKey as `0x${string}` | undefined) ??
+        (l1.embedded ? DEFAULT_DEPLOYER_PRIVATE_KEY : undefined);
+      const prover =
+        proverKey === undefined
+          ? undefined
+          : new DevProver({
+              rollup,
+              store: chain,
+              constants,
+              prover: privateKeyToAccount(proverKey),
+              logger: logger.child({ component: 'prover' }),
+            });
+      if (prover === undefined)
+        logger.warn('no prover key (proverPrivateKey): this node does not prove epochs');
       const clock = { mode: config.clock };
       const driver = new ChainDriver({
         rollup,

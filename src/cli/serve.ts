@@ -18,7 +18,7 @@ export interface RunningNode {
 }
 
 export async function serve(config: Config, logger: Logger): Promise<RunningNode> {
-  const node = await CairnNode.start(config, logger.child({ component: 'node' }));
+  const node = await CairnNode.start(config, logger);
   const registry = buildRegistry(node);
   const rpcLogger = logger.child({ component: 'rpc' });
   const info = (port: string): OpenRpcInfo => ({

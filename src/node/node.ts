@@ -86,7 +86,9 @@ export class CairnNode {
     this.allowedSetup = [...defaults, ...config.txPublicSetupAllowListExtend];
   }
 
-  static async start(config: Config, logger: Logger): Promise<CairnNode> {
+  /** `root` is the process logger: the node logs as component `node`, its parts as their own. */
+  static async start(config: Config, root: Logger): Promise<CairnNode> {
+    const logger = root.child({ component: 'node' });
     const hashing = poseidon2Backend();
     if (hashing.kind === 'native') logger.info(`Poseidon2: native addon (${hashing.addonPath})`);
     else {
@@ -111,7 +113,7 @@ export class CairnNode {
         dataDir,
         worldState,
         validators,
-        logger.child({ component: 'l1' }),
+        root.child({ component: 'l1' }),
       );
       const chain = new ChainStore(openEnvironment(dataDir.path, 'archiver'));
       chain.initialize(genesisBlockOf(worldState));
@@ -123,7 +125,7 @@ export class CairnNode {
         worldState,
         constants,
         finalityDepth: config.l1FinalityDepth,
-        logger: logger.child({ component: 'archiver' }),
+        logger: root.child({ component: 'archiver' }),
       });
       const sequencer =
         validators.length === 0
@@ -140,7 +142,7 @@ export class CairnNode {
               minTxsPerBlock: config.minTxsPerBlock,
               maxTxsPerBlock: config.maxTxsPerBlock,
               txs: NO_TXS,
-              logger: logger.child({ component: 'sequencer' }),
+              logger: root.child({ component: 'sequencer' }),
             });
       // The dev prover proves with the configured key, or on the embedded L1 with its deployer's.
       const proverKey =
@@ -154,7 +156,7 @@ export class CairnNode {
               store: chain,
               constants,
               prover: privateKeyToAccount(proverKey),
-              logger: logger.child({ component: 'prover' }),
+              logger: root.child({ component: 'prover' }),
             });
       if (prover === undefined)
         logger.warn('no prover key (proverPrivateKey): this node does not prove epochs');
@@ -167,7 +169,7 @@ export class CairnNode {
         // Realtime: the next L1 block comes l1BlockTime seconds later; manual: when mined, a second later.
         nextBlockIn: () => (clock.mode === 'realtime' ? config.l1BlockTime : 1),
         pollingIntervalMs: config.archiverPollingIntervalMS,
-        logger: logger.child({ component: 'chain' }),
+        logger: root.child({ component: 'chain' }),
       });
       await driver.pass();
       const node = new CairnNode(

@@ -1,5 +1,5 @@
-// JSON-RPC transport throughput: a real `cairn start` process, loaded over loopback by autocannon
-// from this process. Prints one line per figure:
+// JSON-RPC transport throughput: a real `cairn start` process (running its embedded L1 and chain
+// in realtime), loaded over loopback by autocannon from this process. Prints one line per figure:
 //   BENCH rpc.<name> req_per_s=<n> p50_ms=<n> p99_ms=<n>
 //   npm run build && node --import tsx bench/rpc.bench.ts
 import autocannon from 'autocannon';
@@ -13,6 +13,8 @@ try {
   const cases: [string, unknown][] = [
     ['svc_getNodeInfo', { jsonrpc: '2.0', id: 1, method: 'svc_getNodeInfo', params: [] }],
     ['svc_getChainId', { jsonrpc: '2.0', id: 1, method: 'svc_getChainId', params: [] }],
+    ['svc_getChainTips', { jsonrpc: '2.0', id: 1, method: 'svc_getChainTips', params: [] }],
+    ['svc_getBlock_latest', { jsonrpc: '2.0', id: 1, method: 'svc_getBlock', params: ['latest'] }],
     [
       'batch10_getNodeInfo',
       Array.from({ length: 10 }, (_, i) => ({

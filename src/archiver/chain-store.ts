@@ -43,7 +43,19 @@ function decode<T>(bytes: Uint8Array): T {
   ) as T;
 }
 
+/** Decoded blocks and checkpoints kept in memory; reads of recent ones are the hot path. */
+const CACHE_ENTRIES = 512;
+
+function remember<V>(cache: Map<number, V>, key: number, value: V): V {
+  if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+  return value;
+}
+
 export class ChainStore {
+  private readonly blockCache = new Map<number, L2Block>();
+  private readonly checkpointCache = new Map<number, PublishedCheckpoint>();
+
   private readonly blocks: Database<Buffer, Buffer>;
   private readonly blockByHash: Database<Buffer, Buffer>;
   private readonly blockByArchive: Database<Buffer, Buffer>;
@@ -62,6 +74,16 @@ export class ChainStore {
     this.meta = env.database<unknown>('meta');
   }
 
+  /** Every change goes through here: one atomic write, after which the caches start afresh. */
+  private write<T>(fn: () => T): T {
+    try {
+      return this.env.write(fn);
+    } finally {
+      this.blockCache.clear();
+      this.checkpointCache.clear();
+    }
+  }
+
   /** Stores the genesis block once; later calls check it is the same block. */
   initialize(genesis: L2Block): void {
     const existing = this.getBlock(0);
@@ -73,7 +95,7 @@ export class ChainStore {
       }
       return;
     }
-    this.env.write(() => {
+    this.write(() => {
       this.putBlock(genesis);
       this.meta.putSync('latestBlock', 0);
       this.meta.putSync('latestCheckpoint', 0);
@@ -98,7 +120,7 @@ export class ChainStore {
     if (parent && parent.archive.root !== block.header.lastArchive.root) {
       throw new Error(`block ${block.number} does not build on block ${latest}: its last archive differs`);
     }
-    this.env.write(() => {
+    this.write(() => {
       this.putBlock(block);
       this.meta.putSync('latestBlock', block.number);
     });
@@ -106,8 +128,10 @@ export class ChainStore {
 
   getBlock(number: number): L2Block | undefined {
     if (!Number.isSafeInteger(number) || number < 0 || number > 0xffffffff) return undefined;
+    const cached = this.blockCache.get(number);
+    if (cached !== undefined) return cached;
     const bytes = this.blocks.get(u32(number));
-    return bytes === undefined ? undefined : decode<L2Block>(bytes);
+    return bytes === undefined ? undefined : remember(this.blockCache, number, decode<L2Block>(bytes));
   }
 
   getBlockNumberByHash(hash: Fr): number | undefined {
@@ -170,7 +194,7 @@ export class ChainStore {
         `checkpoint ${checkpoint.number} starts at block ${checkpoint.startBlock}, expected ${expectedStart}`,
       );
     }
-    this.env.write(() => {
+    this.write(() => {
       const replaced = blocks.findIndex((b) => this.getBlock(b.number)?.hash !== b.hash);
       if (replaced >= 0) this.removeBlocksFrom(blocks[replaced]!.number);
       for (const block of blocks.slice(replaced >= 0 ? replaced : blocks.length)) this.putBlock(block);
@@ -185,8 +209,12 @@ export class ChainStore {
 
   getCheckpoint(number: number): PublishedCheckpoint | undefined {
     if (!Number.isSafeInteger(number) || number < 1 || number > 0xffffffff) return undefined;
+    const cached = this.checkpointCache.get(number);
+    if (cached !== undefined) return cached;
     const bytes = this.checkpoints.get(u32(number));
-    return bytes === undefined ? undefined : decode<PublishedCheckpoint>(bytes);
+    return bytes === undefined
+      ? undefined
+      : remember(this.checkpointCache, number, decode<PublishedCheckpoint>(bytes));
   }
 
   getCheckpointNumberBySlot(slot: number): number | undefined {
@@ -219,7 +247,7 @@ export class ChainStore {
         `cannot mark checkpoint ${number} proven: the latest checkpoint is ${this.latestCheckpointNumber}`,
       );
     }
-    this.env.write(() => {
+    this.write(() => {
       this.meta.putSync('provenCheckpoint', number);
       if (atL1Block !== undefined) this.meta.putSync('provenAtL1Block', atL1Block.toString());
       if (this.finalizedCheckpoint > number) this.meta.putSync('finalizedCheckpoint', number);
@@ -232,7 +260,7 @@ export class ChainStore {
         `cannot finalize checkpoint ${number}: the proven checkpoint is ${this.provenCheckpoint}`,
       );
     }
-    this.env.write(() => this.meta.putSync('finalizedCheckpoint', number));
+    this.write(() => this.meta.putSync('finalizedCheckpoint', number));
   }
 
   get provenCheckpoint(): number {
@@ -264,7 +292,7 @@ export class ChainStore {
 
   /** Records how far L1 has been read. */
   setL1SyncPoint(point: L1SyncPoint): void {
-    this.env.write(() => this.putSyncPoint(point));
+    this.write(() => this.putSyncPoint(point));
   }
 
   private putSyncPoint(point: L1SyncPoint): void {
@@ -311,7 +339,7 @@ export class ChainStore {
     const removed: L2Block[] = [];
     for (let n = this.latestBlockNumber; n > blockNumber; n--) removed.push(this.getBlock(n)!);
     if (removed.length === 0) return removed;
-    this.env.write(() => this.removeBlocksFrom(blockNumber + 1));
+    this.write(() => this.removeBlocksFrom(blockNumber + 1));
     return removed;
   }
 

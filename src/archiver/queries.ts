@@ -27,6 +27,18 @@ export interface CheckpointOptions extends BlockOptions {
   includeBlocks?: boolean | undefined;
 }
 
+/** What CheckpointResponse and CheckpointData share. */
+function checkpointCommon(c: Checkpoint) {
+  return {
+    header: c.header,
+    archive: c.archive,
+    checkpointOutHash: c.checkpointOutHash,
+    startBlock: c.startBlock,
+    blockCount: c.blockCount,
+    feeAssetPriceModifier: c.feeAssetPriceModifier,
+  };
+}
+
 export class ChainQueries {
   constructor(
     private readonly store: ChainStore,
@@ -93,15 +105,10 @@ export class ChainQueries {
   }
 
   checkpointResponse(published: PublishedCheckpoint, options: CheckpointOptions = {}) {
-    const c: Checkpoint = published.checkpoint;
+    const c = published.checkpoint;
     return {
       number: c.number,
-      header: c.header,
-      archive: c.archive,
-      checkpointOutHash: c.checkpointOutHash,
-      startBlock: c.startBlock,
-      blockCount: c.blockCount,
-      feeAssetPriceModifier: c.feeAssetPriceModifier,
+      ...checkpointCommon(c),
       ...(options.includeBlocks
         ? {
             blocks: this.blocks(c.startBlock, c.blockCount).map((b) =>
@@ -118,12 +125,7 @@ export class ChainQueries {
     const c = published.checkpoint;
     return {
       checkpointNumber: c.number,
-      header: c.header,
-      archive: c.archive,
-      checkpointOutHash: c.checkpointOutHash,
-      startBlock: c.startBlock,
-      blockCount: c.blockCount,
-      feeAssetPriceModifier: c.feeAssetPriceModifier,
+      ...checkpointCommon(c),
       attestations: published.attestations,
       l1: published.l1,
     };

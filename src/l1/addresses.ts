@@ -22,3 +22,26 @@ export interface L1ContractAddresses {
   /** cairn has no governance contract: always the zero address. */
   governanceAddress: Address;
 }
+
+/** The required L1ContractAddresses entries cairn has no contract for. */
+export type AbsentContractName =
+  | 'stakingAssetAddress'
+  | 'coinIssuerAddress'
+  | 'rewardDistributorAddress'
+  | 'governanceProposerAddress'
+  | 'governanceAddress';
+
+/** The contracts cairn deploys. */
+export type DeployedL1ContractAddresses = Omit<L1ContractAddresses, AbsentContractName>;
+
+/** The full L1ContractAddresses: the deployed contracts, and the zero address for the absent ones. */
+export function withAbsentContracts(deployed: DeployedL1ContractAddresses): L1ContractAddresses {
+  return {
+    ...deployed,
+    stakingAssetAddress: ZERO_ADDRESS,
+    coinIssuerAddress: ZERO_ADDRESS,
+    rewardDistributorAddress: ZERO_ADDRESS,
+    governanceProposerAddress: ZERO_ADDRESS,
+    governanceAddress: ZERO_ADDRESS,
+  };
+}

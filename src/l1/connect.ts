@@ -5,7 +5,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { type Address, createPublicClient, createTestClient, http, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { L1ContractAddresses } from './addresses.js';
+import {
+  type DeployedL1ContractAddresses,
+  type L1ContractAddresses,
+  withAbsentContracts,
+} from './addresses.js';
 import { type AnvilInstance, startAnvil } from './anvil.js';
 import {
   DEFAULT_DEPLOYER_PRIVATE_KEY,
@@ -36,14 +40,7 @@ export interface EmbeddedL1Options {
 export interface ExternalL1Options {
   rpcUrl: string;
   chainId: number;
-  addresses: Omit<
-    L1ContractAddresses,
-    | 'stakingAssetAddress'
-    | 'coinIssuerAddress'
-    | 'rewardDistributorAddress'
-    | 'governanceProposerAddress'
-    | 'governanceAddress'
-  >;
+  addresses: DeployedL1ContractAddresses;
 }
 
 export interface L1Connection {
@@ -166,19 +163,11 @@ export async function connectExternalL1(
   }
   await checkRollupVersion(client, options.addresses.rollupAddress, BigInt(options.rollupVersion));
   logger.info(`L1 ${options.rpcUrl} (chain ${chainId}): rollup ${options.addresses.rollupAddress}`);
-  const none = '0x0000000000000000000000000000000000000000' as const;
   return {
     rpcUrl: options.rpcUrl,
     chainId,
     embedded: false,
-    addresses: {
-      ...options.addresses,
-      stakingAssetAddress: none,
-      coinIssuerAddress: none,
-      rewardDistributorAddress: none,
-      governanceProposerAddress: none,
-      governanceAddress: none,
-    },
+    addresses: withAbsentContracts(options.addresses),
     client,
     close: async () => {},
   };

@@ -27,7 +27,7 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { type L1ContractAddresses, ZERO_ADDRESS } from './addresses.js';
+import { type L1ContractAddresses, withAbsentContracts } from './addresses.js';
 import { artifacts } from './generated/artifacts.js';
 
 /** Private key of anvil's first dev account: the default deployer. */
@@ -74,33 +74,14 @@ export interface DeployL1Params {
 /** The addresses deployL1Contracts produces when the deployer starts at `startNonce` (0 on a fresh chain). */
 export function expectedL1ContractAddresses(deployer: Address, startNonce = 0n): L1ContractAddresses {
   const at = (offset: bigint): Address => getContractAddress({ from: deployer, nonce: startNonce + offset });
-  return {
+  return withAbsentContracts({
     registryAddress: at(0n),
     feeJuiceAddress: at(1n),
     inboxAddress: at(2n),
     outboxAddress: at(3n),
     rollupAddress: at(4n),
     feeJuicePortalAddress: at(5n),
-    ...absentContracts(),
-  };
-}
-
-/** The required L1ContractAddresses entries cairn has no contract for: all the zero address. */
-function absentContracts(): Pick<
-  L1ContractAddresses,
-  | 'stakingAssetAddress'
-  | 'coinIssuerAddress'
-  | 'rewardDistributorAddress'
-  | 'governanceProposerAddress'
-  | 'governanceAddress'
-> {
-  return {
-    stakingAssetAddress: ZERO_ADDRESS,
-    coinIssuerAddress: ZERO_ADDRESS,
-    rewardDistributorAddress: ZERO_ADDRESS,
-    governanceProposerAddress: ZERO_ADDRESS,
-    governanceAddress: ZERO_ADDRESS,
-  };
+  });
 }
 
 function toHex32(value: bigint | Hex): Hex {
@@ -194,13 +175,12 @@ export async function deployL1Contracts(
   const mint = params.feeJuiceMint ?? DEFAULT_FEE_JUICE_MINT;
   if (mint > 0n) await call('FeeJuice', feeJuiceAddress, 'mint', [deployer, mint]);
 
-  return {
+  return withAbsentContracts({
     rollupAddress,
     registryAddress,
     inboxAddress,
     outboxAddress,
     feeJuiceAddress,
     feeJuicePortalAddress,
-    ...absentContracts(),
-  };
+  });
 }

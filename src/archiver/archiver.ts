@@ -51,10 +51,8 @@ export class Archiver {
     const report: SyncReport = { checkpoints: 0, proven: 0, pruned: 0, l1Block: latest.number };
     const from = (store.l1SyncPoint?.blockNumber ?? this.o.constants.l1StartBlock - 1n) + 1n;
     if (from <= latest.number) {
-      const to =
-        latest.number - from + 1n > BigInt(this.o.batchBlocks ?? 1000)
-          ? from + BigInt(this.o.batchBlocks ?? 1000) - 1n
-          : latest.number;
+      const lastOfBatch = from + BigInt(this.o.batchBlocks ?? 1000) - 1n;
+      const to = lastOfBatch < latest.number ? lastOfBatch : latest.number;
       const events: L1Event[] = [
         ...(await rollup.checkpointsPrunedEvents(from, to)).map((e) => ({ kind: 'pruned' as const, ...e })),
         ...(await rollup.checkpointProposedEvents(from, to)).map((e) => ({

@@ -5,7 +5,7 @@
 
 import type { L2Block, TxEffect } from '../core/block.js';
 import { GENESIS_CHECKPOINT_HEADER_HASH } from '../core/block-header.js';
-import type { Fr } from '../core/field.js';
+import { type Fr, frToBuffer } from '../core/field.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
 import type { BlockId, ChainTips, PublishedCheckpoint, TipId } from './types.js';
 
@@ -30,7 +30,6 @@ const u32 = (n: number) => {
   b.writeUInt32BE(n, 0);
   return b;
 };
-const fr32 = (v: Fr) => Buffer.from(v.toString(16).padStart(64, '0'), 'hex');
 
 // Stored values are JSON with bigints as {"$n": hex}; blocks hold nothing else JSON can't carry.
 const encode = (value: unknown) =>
@@ -135,17 +134,17 @@ export class ChainStore {
   }
 
   getBlockNumberByHash(hash: Fr): number | undefined {
-    const bytes = this.blockByHash.get(fr32(hash));
+    const bytes = this.blockByHash.get(frToBuffer(hash));
     return bytes === undefined ? undefined : bytes.readUInt32BE(0);
   }
 
   getBlockNumberByArchive(root: Fr): number | undefined {
-    const bytes = this.blockByArchive.get(fr32(root));
+    const bytes = this.blockByArchive.get(frToBuffer(root));
     return bytes === undefined ? undefined : bytes.readUInt32BE(0);
   }
 
   getTxEffect(txHash: Fr): IndexedTxEffect | undefined {
-    const at = this.txs.get(fr32(txHash));
+    const at = this.txs.get(frToBuffer(txHash));
     if (at === undefined) return undefined;
     const block = this.getBlock(at.readUInt32BE(0));
     const index = at.readUInt16BE(4);
@@ -229,6 +228,14 @@ export class ChainStore {
     return Array.from(this.checkpointBySlot.getRange({ start, reverse, limit }), (e) =>
       e.value.readUInt32BE(0),
     );
+  }
+
+  /** The checkpoints of an epoch, in order (at most one per slot, found through the slot index). */
+  checkpointsOfEpoch(epoch: number, epochDuration: number): PublishedCheckpoint[] {
+    const first = epoch * epochDuration;
+    return this.checkpointNumbersFromSlot(first, epochDuration, false)
+      .map((n) => this.getCheckpoint(n)!)
+      .filter((p) => p.checkpoint.header.slotNumber < first + epochDuration);
   }
 
   /** The checkpoint holding a block, if the block is checkpointed. */
@@ -356,13 +363,13 @@ export class ChainStore {
   private putBlock(block: L2Block): void {
     const key = u32(block.number);
     this.blocks.putSync(key, encode(block));
-    this.blockByHash.putSync(fr32(block.hash), key);
-    this.blockByArchive.putSync(fr32(block.archive.root), key);
+    this.blockByHash.putSync(frToBuffer(block.hash), key);
+    this.blockByArchive.putSync(frToBuffer(block.archive.root), key);
     block.body.txEffects.forEach((effect, i) => {
       const at = Buffer.allocUnsafe(6);
       at.writeUInt32BE(block.number, 0);
       at.writeUInt16BE(i, 4);
-      this.txs.putSync(fr32(effect.txHash), at);
+      this.txs.putSync(frToBuffer(effect.txHash), at);
     });
   }
 
@@ -372,9 +379,9 @@ export class ChainStore {
       const block = this.getBlock(n);
       if (!block) continue;
       this.blocks.removeSync(u32(n));
-      this.blockByHash.removeSync(fr32(block.hash));
-      this.blockByArchive.removeSync(fr32(block.archive.root));
-      for (const effect of block.body.txEffects) this.txs.removeSync(fr32(effect.txHash));
+      this.blockByHash.removeSync(frToBuffer(block.hash));
+      this.blockByArchive.removeSync(frToBuffer(block.archive.root));
+      for (const effect of block.body.txEffects) this.txs.removeSync(frToBuffer(effect.txHash));
     }
     this.meta.putSync('latestBlock', Math.min(this.latestBlockNumber, first - 1));
     let checkpoint = this.latestCheckpointNumber;

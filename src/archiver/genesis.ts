@@ -1,7 +1,7 @@
 // Block 0: the reference's initial header over the world state's genesis trees.
 
 import type { L2Block } from '../core/block.js';
-import { blockHeaderHash, GENESIS_BLOCK_HEADER_HASH, genesisBlockHeader } from '../core/block-header.js';
+import { blockHeaderHash, genesisBlockHeader } from '../core/block-header.js';
 import { TreeId, type WorldState } from '../world-state/index.js';
 
 export function genesisBlockOf(worldState: WorldState): L2Block {
@@ -28,5 +28,3 @@ export function genesisBlockOf(worldState: WorldState): L2Block {
     indexWithinCheckpoint: 0,
   };
 }
-
-export { GENESIS_BLOCK_HEADER_HASH };

@@ -1,7 +1,7 @@
 // Answers about the chain from the archiver's store: which block or checkpoint a parameter
 // names, and blocks and checkpoints in the shapes the API returns.
 import type { L2Block } from '../core/block.js';
-import { epochOfSlot, type L1RollupConstants, slotAt } from '../core/time.js';
+import { type L1RollupConstants, slotAt } from '../core/time.js';
 import type { ChainStore } from './chain-store.js';
 import type { Checkpoint, PublishedCheckpoint } from './types.js';
 
@@ -133,11 +133,7 @@ export class ChainQueries {
 
   /** The checkpoints of an epoch, in order. */
   checkpointsOfEpoch(epoch: number): PublishedCheckpoint[] {
-    const [first] = [epoch * this.constants.epochDuration];
-    return this.store
-      .checkpointNumbersFromSlot(first, this.constants.epochDuration, false)
-      .map((n) => this.store.getCheckpoint(n)!)
-      .filter((p) => epochOfSlot(p.checkpoint.header.slotNumber, this.constants) === epoch);
+    return this.store.checkpointsOfEpoch(epoch, this.constants.epochDuration);
   }
 
   /** The last L2 slot whose L1 data the node has read in full. */

@@ -33,3 +33,10 @@ export function fromBytes32(bytes: Uint8Array, offset = 0): bigint {
   for (let i = 0; i < 32; i++) v = (v << 8n) | BigInt(bytes[offset + i]!);
   return v;
 }
+
+/** A field element as a 32-byte big-endian Buffer (the form stores key and hash by). */
+export const frToBuffer = (value: Fr): Buffer => Buffer.from(value.toString(16).padStart(64, '0'), 'hex');
+
+/** Reads 32 (or fewer) big-endian bytes as a field element. */
+export const bytesToFr = (bytes: Uint8Array): Fr =>
+  BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`);

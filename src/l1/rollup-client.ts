@@ -10,12 +10,13 @@ import {
   type PublicClient,
   type TransactionReceipt,
 } from 'viem';
+import { toHex32 } from '../core/field.js';
 import type { L1RollupConstants } from '../core/time.js';
 import type { L1Connection } from './connect.js';
 import { l1Chain } from './deploy.js';
 import { artifacts } from './generated/artifacts.js';
 
-const hex32 = (v: bigint): Hex => `0x${v.toString(16).padStart(64, '0')}`;
+const hex32 = (v: bigint) => toHex32(v) as Hex;
 
 /** What the rollup stores for a checkpoint. */
 export interface CheckpointOnChain {

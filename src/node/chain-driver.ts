@@ -85,8 +85,4 @@ export class ChainDriver {
     if (this.timer) clearTimeout(this.timer);
     await this.queue;
   }
-
-  get isRunning(): boolean {
-    return this.running;
-  }
 }

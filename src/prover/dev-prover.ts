@@ -41,14 +41,9 @@ export class DevProver {
     const first = store.getCheckpoint(proven + 1)!.checkpoint;
     const epoch = epochOfSlot(first.header.slotNumber, constants);
     if (epochOfSlot(slotAt(l1Timestamp, constants), constants) <= epoch) return undefined; // not over yet
-    const ofEpoch: { number: number; outHash: bigint }[] = [];
-    for (let k = 1; k <= pending; k++) {
-      const c = store.getCheckpoint(k)!.checkpoint;
-      if (epochOfSlot(c.header.slotNumber, constants) === epoch)
-        ofEpoch.push({ number: k, outHash: c.checkpointOutHash });
-    }
+    const ofEpoch = store.checkpointsOfEpoch(epoch, constants.epochDuration).map((p) => p.checkpoint);
     const to = ofEpoch[ofEpoch.length - 1]!.number;
-    const outHash = accumulateCheckpointOutHashes(ofEpoch.map((c) => c.outHash));
+    const outHash = accumulateCheckpointOutHashes(ofEpoch.map((c) => c.checkpointOutHash));
     const txHash = await rollup.submitEpochProof(this.o.prover, epoch, proven + 1, to, outHash, DEV_PROOF);
     this.sent = { to, at: l1Timestamp };
     this.o.logger.info(`epoch ${epoch} proof (checkpoints ${proven + 1}..${to}) sent to L1`);

@@ -135,11 +135,9 @@ export class Sequencer {
 
     // The epoch out hash so far: this epoch's earlier checkpoints, then this one.
     const epoch = epochOfSlot(slot, constants);
-    const outHashes: bigint[] = [];
-    for (let k = 1; k < n; k++) {
-      const c = store.getCheckpoint(k)!.checkpoint;
-      if (epochOfSlot(c.header.slotNumber, constants) === epoch) outHashes.push(c.checkpointOutHash);
-    }
+    const outHashes = store
+      .checkpointsOfEpoch(epoch, constants.epochDuration)
+      .map((p) => p.checkpoint.checkpointOutHash);
     outHashes.push(computeCheckpointOutHash(blocks.map((b) => b.body.txEffects.map((t) => t.l2ToL1Msgs))));
     const last = blocks[blocks.length - 1]!;
     const header = {

@@ -41,10 +41,6 @@ export function versionsEnd(slot: Uint8Array): Buffer {
   return key;
 }
 
-export function blockOfVersionKey(key: Uint8Array): number {
-  return 0xffffffff - Buffer.from(key.buffer, key.byteOffset, key.byteLength).readUInt32BE(SLOT_BYTES);
-}
-
 export function leafKey(tree: number, value: Uint8Array): Buffer {
   const key = Buffer.allocUnsafe(LEAF_KEY_BYTES);
   key[0] = tree;

@@ -4,7 +4,7 @@
 // level by level with one batch call per level, when a root or path is next needed.
 
 import { invalidParams } from '../core/errors.js';
-import { FR_MODULUS, type Fr } from '../core/field.js';
+import { bytesToFr, FR_MODULUS, type Fr, frToBuffer } from '../core/field.js';
 import { poseidon2HashBatch, poseidon2HashPairs } from '../core/hash/index.js';
 import { hashPairsParallel } from '../core/hash/parallel.js';
 import { PAGE_BYTES, PAGE_LEVELS, pageOf } from './keys.js';
@@ -40,12 +40,6 @@ export const ZERO_HASHES: readonly Buffer[] = (() => {
   }
   return zeros;
 })();
-
-/** A field element as a 32-byte big-endian Buffer. */
-export const frToBuffer = (value: Fr): Buffer => Buffer.from(value.toString(16).padStart(64, '0'), 'hex');
-
-export const bytesToFr = (bytes: Uint8Array): Fr =>
-  BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`);
 
 const ZERO_HASHES_FR: readonly Fr[] = ZERO_HASHES.map(bytesToFr);
 

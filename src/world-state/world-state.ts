@@ -4,7 +4,7 @@
 // versions no longer needed by any readable block are pruned as blocks are committed.
 
 import { refused } from '../core/errors.js';
-import type { Fr } from '../core/field.js';
+import { bytesToFr, type Fr, frToBuffer } from '../core/field.js';
 import { startHelper } from '../core/hash/parallel.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
 import {
@@ -34,15 +34,7 @@ import {
   type WorldStateOptions,
   type WorldStateReader,
 } from './types.js';
-import {
-  bytesToFr,
-  type CommittedReader,
-  decodePreimage,
-  encodePreimage,
-  frToBuffer,
-  View,
-  ZERO_HASHES,
-} from './view.js';
+import { type CommittedReader, decodePreimage, encodePreimage, View, ZERO_HASHES } from './view.js';
 
 const SNAPSHOT_BYTES = 32 + 6;
 /** The layout of the stored data; a store written with another layout is refused. */

@@ -4,7 +4,13 @@ import { MethodRegistry } from '../rpc/registry.js';
 import { devMethods } from './dev/index.js';
 import { nodeMethods } from './node/index.js';
 import { svcMethods } from './svc/index.js';
+import { txMethods } from './txs.js';
 
 export function buildRegistry(node: CairnNode): MethodRegistry {
-  return new MethodRegistry().add(...svcMethods(node), ...nodeMethods(node), ...devMethods(node));
+  return new MethodRegistry().add(
+    ...svcMethods(node),
+    ...nodeMethods(node),
+    ...txMethods(node),
+    ...devMethods(node),
+  );
 }

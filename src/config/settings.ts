@@ -267,6 +267,24 @@ export const SETTINGS = {
     786_432,
     'Most DA gas one transaction may declare (reported as txsLimits in getNodeInfo)',
   ),
+  mempoolMaxTxCount: setting(
+    z.number().int().min(1),
+    'int',
+    10_000,
+    'Most pending txs the mempool holds; the lowest priority fee is evicted first',
+  ),
+  mempoolMaxBytes: setting(
+    z.number().int().min(1024),
+    'int',
+    256 * 1024 * 1024,
+    'Most bytes of pending txs the mempool holds; the lowest priority fee is evicted first',
+  ),
+  devAccounts: setting(
+    z.number().int().min(0).max(1000),
+    'int',
+    10,
+    'Dev accounts prefunded with Fee Juice at genesis (printed at start); part of the genesis state, so every node of a chain needs the same value',
+  ),
   txPublicSetupAllowListExtend: setting(
     z.array(allowedElement),
     'json',

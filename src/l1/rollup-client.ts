@@ -335,6 +335,29 @@ export class RollupClient {
       .map((a) => BigInt(a.hash));
   }
 
+  /** The fee model's parameters, fixed at deployment. */
+  async feeModelParams(): Promise<{ manaTarget: bigint; provingCostPerMana: bigint }> {
+    const [manaTarget, provingCostPerMana] = await Promise.all([
+      this.read<bigint>('getManaTarget'),
+      this.read<bigint>('getProvingCostPerMana'),
+    ]);
+    return { manaTarget, provingCostPerMana };
+  }
+
+  /** The excess mana the next checkpoint will record. */
+  nextExcessMana(): Promise<bigint> {
+    return this.read<bigint>('getNextExcessMana');
+  }
+
+  /** The base fee and blob base fee of the latest L1 block (what a proposal would pay now). */
+  async l1Fees(): Promise<{ baseFee: bigint; blobFee: bigint }> {
+    const [block, blobFee] = await Promise.all([
+      this.client.getBlock({ blockTag: 'latest' }),
+      this.client.getBlobBaseFee(),
+    ]);
+    return { baseFee: block.baseFeePerGas ?? 0n, blobFee };
+  }
+
   /** The latest L1 block. */
   async latestL1Block(): Promise<{ number: bigint; hash: Hash; timestamp: bigint }> {
     const block = await this.client.getBlock({ blockTag: 'latest' });

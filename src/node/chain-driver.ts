@@ -30,6 +30,8 @@ export class ChainDriver {
       /** Seconds to the next L1 block, to tell whether a proposal still lands in the slot. */
       nextBlockIn: () => number;
       pollingIntervalMs: number;
+      /** Runs after the archiver's sync and again after the sequencer (the mempool settles with the chain). */
+      afterSync?: () => Promise<void>;
       logger: Logger;
     },
   ) {}
@@ -45,12 +47,14 @@ export class ChainDriver {
     const { rollup, archiver, sequencer, prover } = this.o;
     const synced = await archiver.sync();
     const report: PassReport = { l1Block: synced.l1Block, checkpointsSynced: synced.checkpoints };
+    await this.o.afterSync?.();
     const latest = await rollup.latestL1Block();
     if (sequencer) {
       report.sequencer = await sequencer.work(
         latest.timestamp,
         latest.timestamp + BigInt(this.o.nextBlockIn()),
       );
+      if (report.sequencer.kind === 'published') await this.o.afterSync?.();
     }
     if (prover) {
       const proof = await prover.work(latest.timestamp);

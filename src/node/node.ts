@@ -21,6 +21,7 @@ import { toHex32 } from '../core/field.js';
 import { functionSelector, poseidon2Backend } from '../core/hash/index.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
 import { NODE_VERSION } from '../core/version.js';
+import { devAccounts, devAccountsGenesisData } from '../execution/index.js';
 import type { L1ContractAddresses } from '../l1/addresses.js';
 import {
   connectEmbeddedL1,
@@ -29,15 +30,17 @@ import {
   type L1Connection,
 } from '../l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
+import { FeeOracle } from '../l1/fee-oracle.js';
 import { RollupClient } from '../l1/rollup-client.js';
 import { DevProver } from '../prover/dev-prover.js';
-import { NO_TXS, Sequencer } from '../sequencer/sequencer.js';
+import { Sequencer } from '../sequencer/sequencer.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
 import { ensureDevKeystore, loadKeystore, type Validator } from '../validators/keystore.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../world-state/index.js';
 import { ChainDriver } from './chain-driver.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { FunctionSignatureBook } from './function-signatures.js';
+import { TxService } from './tx-service.js';
 
 export interface NodeInfo {
   nodeVersion: string;
@@ -65,6 +68,7 @@ export class CairnNode {
     readonly logger: Logger,
     readonly dataDir: DataDir,
     private readonly nodeStore: StoreEnvironment,
+    private readonly mempoolStore: StoreEnvironment,
     readonly worldState: WorldState,
     readonly validators: Validator[],
     readonly l1: L1Connection,
@@ -73,17 +77,23 @@ export class CairnNode {
     readonly rollup: RollupClient,
     readonly sequencer: Sequencer | undefined,
     readonly driver: ChainDriver,
+    readonly txs: TxService,
     private readonly clock: { mode: 'realtime' | 'manual' },
   ) {
     this.signatures = new FunctionSignatureBook(nodeStore);
     this.queries = new ChainQueries(chain, constants);
+    this.allowedSetup = CairnNode.allowedSetupOf(config);
+  }
+
+  /** The protocol's setup allow-list plus the configured extension. */
+  private static allowedSetupOf(config: Config): AllowedElement[] {
     const defaults: AllowedElement[] = DEFAULT_SETUP_ALLOW_LIST.map((e) => ({
       address: PROTOCOL_CONTRACT_ADDRESSES[e.contract],
       selector: functionSelector(e.signature),
       onlySelf: e.onlySelf,
       calldataLength: e.calldataLength,
     }));
-    this.allowedSetup = [...defaults, ...config.txPublicSetupAllowListExtend];
+    return [...defaults, ...config.txPublicSetupAllowListExtend];
   }
 
   /** `root` is the process logger: the node logs as component `node`, its parts as their own. */
@@ -99,12 +109,14 @@ export class CairnNode {
     }
     const dataDir = openDataDir(config.dataDir, config.ephemeral);
     let nodeStore: StoreEnvironment | undefined;
+    let mempoolStore: StoreEnvironment | undefined;
     let worldState: WorldState | undefined;
     let l1: L1Connection | undefined;
     try {
       nodeStore = openEnvironment(dataDir.path, 'node');
       worldState = await WorldState.open(openEnvironment(dataDir.path, 'world-state'), {
         historyBlocks: config.worldStateHistoryBlocks,
+        genesisPublicData: devAccountsGenesisData(devAccounts(config.devAccounts)),
         genesisBlockHash: genesisBlockHashOf,
       });
       const validators = CairnNode.openKeystore(config, dataDir, logger);
@@ -127,6 +139,22 @@ export class CairnNode {
         finalityDepth: config.l1FinalityDepth,
         logger: root.child({ component: 'archiver' }),
       });
+      const fees = new FeeOracle(rollup, constants);
+      mempoolStore = openEnvironment(dataDir.path, 'mempool');
+      const txs = new TxService({
+        env: mempoolStore,
+        worldState,
+        chain,
+        fees,
+        constants,
+        chainId: l1.chainId,
+        rollupVersion: config.rollupVersion,
+        txsLimits: { daGas: config.txMaxDaGas, l2Gas: config.txMaxL2Gas },
+        allowedSetup: CairnNode.allowedSetupOf(config),
+        maxTxCount: config.mempoolMaxTxCount,
+        maxBytes: config.mempoolMaxBytes,
+        logger: root.child({ component: 'mempool' }),
+      });
       const sequencer =
         validators.length === 0
           ? undefined
@@ -141,7 +169,8 @@ export class CairnNode {
               maxBlocksPerCheckpoint: config.maxBlocksPerCheckpoint,
               minTxsPerBlock: config.minTxsPerBlock,
               maxTxsPerBlock: config.maxTxsPerBlock,
-              txs: NO_TXS,
+              txs,
+              fees,
               logger: root.child({ component: 'sequencer' }),
             });
       // The dev prover proves with the configured key, or on the embedded L1 with its deployer's.
@@ -169,6 +198,7 @@ export class CairnNode {
         // Realtime: the next L1 block comes l1BlockTime seconds later; manual: when mined, a second later.
         nextBlockIn: () => (clock.mode === 'realtime' ? config.l1BlockTime : 1),
         pollingIntervalMs: config.archiverPollingIntervalMS,
+        afterSync: () => txs.afterPass(),
         logger: root.child({ component: 'chain' }),
       });
       await driver.pass();
@@ -177,6 +207,7 @@ export class CairnNode {
         logger,
         dataDir,
         nodeStore,
+        mempoolStore,
         worldState,
         validators,
         l1,
@@ -185,6 +216,7 @@ export class CairnNode {
         rollup,
         sequencer,
         driver,
+        txs,
         clock,
       );
       if (config.clock === 'realtime') driver.start();
@@ -204,11 +236,13 @@ export class CairnNode {
         },
         'node started',
       );
+      node.logDevAccounts();
       node.state = 'running';
       return node;
     } catch (err) {
       await l1?.close();
       await worldState?.close();
+      await mempoolStore?.close();
       await nodeStore?.close();
       dataDir.release();
       throw err;
@@ -265,6 +299,14 @@ export class CairnNode {
       },
       log,
     );
+  }
+
+  /** Prints the prefunded dev accounts, as Anvil prints its accounts. */
+  private logDevAccounts(): void {
+    const accounts = devAccounts(this.config.devAccounts);
+    if (accounts.length === 0) return;
+    const lines = accounts.map((a) => `(${a.index}) ${toHex32(a.address)} (${a.balance} Fee Juice)`);
+    this.logger.info(`dev accounts, prefunded at genesis:\n${lines.join('\n')}`);
   }
 
   get lifecycle(): NodeState {
@@ -418,6 +460,7 @@ export class CairnNode {
     await this.driver.stop();
     await this.l1.close();
     await this.worldState.close();
+    await this.mempoolStore.close();
     await this.nodeStore.close();
     this.dataDir.release();
     this.state = 'stopped';

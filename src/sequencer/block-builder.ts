@@ -33,58 +33,96 @@ export interface BlockInput {
 
 const snapshotOf = (fork: WorldStateFork, tree: TreeId): AppendOnlyTreeSnapshot => fork.snapshot(tree);
 
-/** Applies the block to `fork` (which must be on the previous block) and returns it. */
-export function buildBlock(fork: WorldStateFork, input: BlockInput): L2Block {
-  const { globalVariables, txEffects } = input;
-  if (globalVariables.blockNumber !== fork.blockNumber + 1) {
-    throw new Error(`block ${globalVariables.blockNumber} cannot be built on block ${fork.blockNumber}`);
-  }
-  const firstInCheckpoint = input.indexWithinCheckpoint === 0;
-  if (firstInCheckpoint !== (input.l1ToL2Messages !== undefined)) {
-    throw new Error("a checkpoint's L1-to-L2 messages go in its first block, and only there");
-  }
-  const lastArchive = snapshotOf(fork, TreeId.ARCHIVE);
+/** Applies one tx's effect to the trees: note hashes (padded to 64), nullifiers, public data. */
+export function applyTxEffect(fork: WorldStateFork, effect: TxEffect): void {
+  fork.appendNoteHashes(effect.noteHashes);
+  fork.insertNullifiers(effect.nullifiers);
+  fork.writePublicData(effect.publicDataWrites.map((w) => ({ slot: w.leafSlot, value: w.value })));
+}
 
-  if (input.l1ToL2Messages !== undefined) {
-    if (input.l1ToL2Messages.length > L1_TO_L2_MESSAGES_PER_CHECKPOINT) {
-      throw new RangeError(
-        `a checkpoint takes at most ${L1_TO_L2_MESSAGES_PER_CHECKPOINT} L1-to-L2 messages`,
-      );
+/**
+ * Builds one block on `fork` (which must be on the previous block), tx by tx, so that each tx
+ * is executed against the state its predecessors left: `begin`, `addTx` for each effect, `finish`.
+ */
+export class BlockBuilder {
+  private readonly txEffects: TxEffect[] = [];
+  private readonly lastArchive: AppendOnlyTreeSnapshot;
+  private finished = false;
+
+  constructor(
+    readonly fork: WorldStateFork,
+    private readonly input: Omit<BlockInput, 'txEffects' | 'totalManaUsed'>,
+  ) {
+    const { globalVariables } = input;
+    if (globalVariables.blockNumber !== fork.blockNumber + 1) {
+      throw new Error(`block ${globalVariables.blockNumber} cannot be built on block ${fork.blockNumber}`);
     }
-    const padded = [...input.l1ToL2Messages];
-    while (padded.length < L1_TO_L2_MESSAGES_PER_CHECKPOINT) padded.push(0n);
-    fork.appendLeaves(TreeId.L1_TO_L2_MESSAGE, padded);
-  }
-  for (const effect of txEffects) {
-    fork.appendNoteHashes(effect.noteHashes);
-    fork.insertNullifiers(effect.nullifiers);
-    fork.writePublicData(effect.publicDataWrites.map((w) => ({ slot: w.leafSlot, value: w.value })));
+    const firstInCheckpoint = input.indexWithinCheckpoint === 0;
+    if (firstInCheckpoint !== (input.l1ToL2Messages !== undefined)) {
+      throw new Error("a checkpoint's L1-to-L2 messages go in its first block, and only there");
+    }
+    this.lastArchive = snapshotOf(fork, TreeId.ARCHIVE);
+    if (input.l1ToL2Messages !== undefined) {
+      if (input.l1ToL2Messages.length > L1_TO_L2_MESSAGES_PER_CHECKPOINT) {
+        throw new RangeError(
+          `a checkpoint takes at most ${L1_TO_L2_MESSAGES_PER_CHECKPOINT} L1-to-L2 messages`,
+        );
+      }
+      const padded = [...input.l1ToL2Messages];
+      while (padded.length < L1_TO_L2_MESSAGES_PER_CHECKPOINT) padded.push(0n);
+      fork.appendLeaves(TreeId.L1_TO_L2_MESSAGE, padded);
+    }
   }
 
-  const header: BlockHeader = {
-    lastArchive,
-    state: {
-      l1ToL2MessageTree: snapshotOf(fork, TreeId.L1_TO_L2_MESSAGE),
-      partial: {
-        noteHashTree: snapshotOf(fork, TreeId.NOTE_HASH),
-        nullifierTree: snapshotOf(fork, TreeId.NULLIFIER),
-        publicDataTree: snapshotOf(fork, TreeId.PUBLIC_DATA),
+  get txCount(): number {
+    return this.txEffects.length;
+  }
+
+  addTx(effect: TxEffect): void {
+    if (this.finished) throw new Error('the block is finished');
+    applyTxEffect(this.fork, effect);
+    this.txEffects.push(effect);
+  }
+
+  /** Seals the block: the header over the new tree snapshots, appended to the archive. */
+  finish(totalManaUsed: bigint): L2Block {
+    if (this.finished) throw new Error('the block is finished');
+    this.finished = true;
+    const { fork, input, txEffects } = this;
+    const firstInCheckpoint = input.indexWithinCheckpoint === 0;
+    const header: BlockHeader = {
+      lastArchive: this.lastArchive,
+      state: {
+        l1ToL2MessageTree: snapshotOf(fork, TreeId.L1_TO_L2_MESSAGE),
+        partial: {
+          noteHashTree: snapshotOf(fork, TreeId.NOTE_HASH),
+          nullifierTree: snapshotOf(fork, TreeId.NULLIFIER),
+          publicDataTree: snapshotOf(fork, TreeId.PUBLIC_DATA),
+        },
       },
-    },
-    spongeBlobHash: spongeBlobHash(firstInCheckpoint ? 0n : (input.previousSponge ?? 0n), txEffects),
-    globalVariables,
-    totalFees: txEffects.reduce((sum, e) => sum + e.transactionFee, 0n),
-    totalManaUsed: input.totalManaUsed,
-  };
-  const hash = blockHeaderHash(header);
-  fork.appendLeaves(TreeId.ARCHIVE, [hash]);
-  return {
-    number: globalVariables.blockNumber,
-    hash,
-    header,
-    archive: snapshotOf(fork, TreeId.ARCHIVE),
-    body: { txEffects },
-    checkpointNumber: input.checkpointNumber,
-    indexWithinCheckpoint: input.indexWithinCheckpoint,
-  };
+      spongeBlobHash: spongeBlobHash(firstInCheckpoint ? 0n : (input.previousSponge ?? 0n), txEffects),
+      globalVariables: input.globalVariables,
+      totalFees: txEffects.reduce((sum, e) => sum + e.transactionFee, 0n),
+      totalManaUsed,
+    };
+    const hash = blockHeaderHash(header);
+    fork.appendLeaves(TreeId.ARCHIVE, [hash]);
+    return {
+      number: input.globalVariables.blockNumber,
+      hash,
+      header,
+      archive: snapshotOf(fork, TreeId.ARCHIVE),
+      body: { txEffects },
+      checkpointNumber: input.checkpointNumber,
+      indexWithinCheckpoint: input.indexWithinCheckpoint,
+    };
+  }
+}
+
+/** Applies a block whose tx effects are known (e.g. from L1) to `fork` and returns it. */
+export function buildBlock(fork: WorldStateFork, input: BlockInput): L2Block {
+  const { txEffects, totalManaUsed, ...rest } = input;
+  const builder = new BlockBuilder(fork, rest);
+  for (const effect of txEffects) builder.addTx(effect);
+  return builder.finish(totalManaUsed);
 }

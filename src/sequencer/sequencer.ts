@@ -4,24 +4,44 @@
 import type { Logger } from 'pino';
 import type { Hash, Hex } from 'viem';
 import type { ChainStore } from '../archiver/chain-store.js';
-import type { L2Block, TxEffect } from '../core/block.js';
-import { checkpointHeaderHash, emptyCheckpointHeader, type GasFees } from '../core/block-header.js';
+import type { L2Block } from '../core/block.js';
+import {
+  checkpointHeaderHash,
+  emptyCheckpointHeader,
+  type GasFees,
+  type GlobalVariables,
+} from '../core/block-header.js';
 import { encodeCheckpointBody } from '../core/checkpoint-body.js';
+import type { Fr } from '../core/field.js';
 import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
+import type { Tx } from '../core/tx.js';
+import { executeTx, TxExecutionError, type TxExecutionResult } from '../execution/executor.js';
 import type { RollupClient } from '../l1/rollup-client.js';
 import type { Validator } from '../validators/keystore.js';
 import type { WorldState } from '../world-state/index.js';
-import { buildBlock } from './block-builder.js';
+import { BlockBuilder } from './block-builder.js';
 
-/** Where the sequencer takes txs from: the mempool, once txs exist (issue 5). */
+/** Where the sequencer takes txs from: the mempool. */
 export interface TxSource {
-  /** Up to `max` txs to include next, already executed to their effects. */
-  take(max: number): TxEffect[];
+  /** Pending txs, best first (highest priority fee). */
+  pending(): Iterable<{ hash: Fr; tx: Tx }>;
+  /** A tx that can never be included (its execution failed) leaves the pool. */
+  reject(hash: Fr, reason: string): void;
+  /** A tx went into a block with its app logic or teardown reverted: the reason, for its receipt. */
+  reverted(hash: Fr, reason: string): void;
 }
 
 /** A source with no txs. */
-export const NO_TXS: TxSource = { take: () => [] };
+export const NO_TXS: TxSource = { pending: () => [], reject: () => {}, reverted: () => {} };
+
+/** The min fees per gas of a slot's blocks. */
+export interface BlockFeeSource {
+  minFeesAt(slot: number): Promise<GasFees>;
+}
+
+/** DA gas a checkpoint can carry: its blob space (6 blobs of 4096 fields, 32 gas per field). */
+export const MAX_DA_GAS_PER_CHECKPOINT = 6 * 4096 * 32;
 
 export interface SequencerOptions {
   rollup: RollupClient;
@@ -35,6 +55,7 @@ export interface SequencerOptions {
   minTxsPerBlock: number;
   maxTxsPerBlock: number;
   txs: TxSource;
+  fees: BlockFeeSource;
   logger: Logger;
 }
 
@@ -42,8 +63,6 @@ export type SequencerOutcome =
   | { kind: 'paused' | 'not-proposer' | 'slot-taken' | 'not-synced' | 'no-txs' | 'slot-ending'; slot: number }
   | { kind: 'published'; slot: number; checkpointNumber: number; blocks: number[]; txHash: Hash }
   | { kind: 'pruning'; slot: number; txHash: Hash };
-
-const ZERO_FEES: GasFees = { feePerDaGas: 0n, feePerL2Gas: 0n };
 
 export class Sequencer {
   private paused = false;
@@ -103,30 +122,33 @@ export class Sequencer {
     const n = pending + 1;
     const messages = await rollup.l1ToL2Messages(n);
     const timestamp = slotStart(slot, constants);
+    const gasFees = await this.o.fees.minFeesAt(slot);
     const blocks: L2Block[] = [];
+    const used = new Set<Fr>();
+    const budget = { mana: BigInt(constants.rollupManaLimit), daGas: MAX_DA_GAS_PER_CHECKPOINT };
     for (let i = 0; i < this.o.maxBlocksPerCheckpoint; i++) {
-      const txs = this.o.txs.take(this.o.maxTxsPerBlock);
-      if (txs.length < this.o.minTxsPerBlock || (i > 0 && txs.length === 0)) break;
       const fork = worldState.fork();
-      const block = buildBlock(fork, {
-        globalVariables: {
-          chainId: BigInt(this.o.chainId),
-          version: BigInt(this.o.rollupVersion),
-          blockNumber: worldState.latestBlockNumber + 1,
-          slotNumber: slot,
-          timestamp,
-          coinbase: me.coinbase,
-          feeRecipient: me.feeRecipient,
-          gasFees: ZERO_FEES,
-        },
-        txEffects: txs,
+      const globalVariables: GlobalVariables = {
+        chainId: BigInt(this.o.chainId),
+        version: BigInt(this.o.rollupVersion),
+        blockNumber: worldState.latestBlockNumber + 1,
+        slotNumber: slot,
+        timestamp,
+        coinbase: me.coinbase,
+        feeRecipient: me.feeRecipient,
+        gasFees,
+      };
+      const builder = new BlockBuilder(fork, {
+        globalVariables,
         checkpointNumber: n,
         indexWithinCheckpoint: i,
         ...(i === 0
           ? { l1ToL2Messages: messages }
           : { previousSponge: blocks[i - 1]!.header.spongeBlobHash }),
-        totalManaUsed: 0n,
       });
+      const manaUsed = this.fillBlock(builder, globalVariables, used, budget);
+      if (builder.txCount < this.o.minTxsPerBlock || (i > 0 && builder.txCount === 0)) break;
+      const block = builder.finish(manaUsed);
       await worldState.commit(fork);
       store.addProposedBlock(block);
       blocks.push(block);
@@ -149,7 +171,7 @@ export class Sequencer {
       timestamp,
       coinbase: me.coinbase,
       feeRecipient: me.feeRecipient,
-      gasFees: ZERO_FEES,
+      gasFees,
       totalManaUsed: blocks.reduce((sum, b) => sum + b.header.totalManaUsed, 0n),
     };
     const headerHash = checkpointHeaderHash(header);
@@ -181,5 +203,45 @@ export class Sequencer {
       `checkpoint ${n} (slot ${slot}, blocks ${blocks[0]!.number}..${last.number}) sent to L1 by ${me.attester.address}`,
     );
     return { kind: 'published', slot, checkpointNumber: n, blocks: blocks.map((b) => b.number), txHash };
+  }
+
+  /**
+   * Executes pending txs in priority order into the block until it holds maxTxsPerBlock or the
+   * pool is exhausted. A tx that cannot pay this slot's fees, has expired or does not fit the
+   * checkpoint's mana and DA budget waits; one whose execution fails leaves the pool.
+   */
+  private fillBlock(
+    builder: BlockBuilder,
+    globals: GlobalVariables,
+    used: Set<Fr>,
+    budget: { mana: bigint; daGas: number },
+  ): bigint {
+    let manaUsed = 0n;
+    for (const { hash, tx } of this.o.txs.pending()) {
+      if (builder.txCount >= this.o.maxTxsPerBlock) break;
+      if (used.has(hash)) continue;
+      const max = tx.data.constants.gasSettings.maxFeesPerGas;
+      if (max.feePerL2Gas < globals.gasFees.feePerL2Gas || max.feePerDaGas < globals.gasFees.feePerDaGas)
+        continue;
+      if (tx.data.expirationTimestamp < globals.timestamp) continue;
+      let result: TxExecutionResult;
+      try {
+        result = executeTx(builder.fork, tx, hash, globals);
+      } catch (err) {
+        if (!(err instanceof TxExecutionError)) throw err;
+        used.add(hash);
+        this.o.txs.reject(hash, err.reason);
+        continue;
+      }
+      const billed = result.gasUsed.billedGas;
+      if (BigInt(billed.l2Gas) > budget.mana || billed.daGas > budget.daGas) continue;
+      budget.mana -= BigInt(billed.l2Gas);
+      budget.daGas -= billed.daGas;
+      builder.addTx(result.effect);
+      used.add(hash);
+      manaUsed += BigInt(billed.l2Gas);
+      if (result.revertReason) this.o.txs.reverted(hash, result.revertReason);
+    }
+    return manaUsed;
   }
 }

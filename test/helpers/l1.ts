@@ -10,7 +10,8 @@ export const TEST_ROLLUP = {
   epochDuration: 4,
   proofSubmissionEpochs: 1,
   targetCommitteeSize: 4,
-  manaTarget: 1000,
+  // Room for a few txs per checkpoint (a private tx uses about 500k mana).
+  manaTarget: 100_000_000,
   rollupVersion: 1,
   genesisArchiveRoot: GENESIS_ARCHIVE_ROOT,
 } as const;
@@ -20,13 +21,14 @@ export function startTestL1(
   dir: string,
   validators: readonly Address[],
   funded: readonly Address[] = validators,
+  overrides: { manaTarget?: number; genesisArchiveRoot?: bigint } = {},
 ): Promise<L1Connection> {
   return connectEmbeddedL1(
     {
       dir: join(dir, 'l1'),
       chainId: 31337,
       blockTime: undefined,
-      deploy: { ...TEST_ROLLUP, validators: [...validators] },
+      deploy: { ...TEST_ROLLUP, ...overrides, validators: [...validators] },
       fund: funded,
     },
     { info: () => {}, warn: () => {} },

@@ -37,7 +37,7 @@ describe('rollup client', () => {
     assert.equal(c.epochDuration, 4);
     assert.equal(c.ethereumSlotDuration, 2);
     assert.equal(c.targetCommitteeSize, 4);
-    assert.equal(c.rollupManaLimit, 2000);
+    assert.equal(c.rollupManaLimit, 200_000_000);
     assert.ok(c.l1GenesisTime > 0n);
     assert.equal(await rollup.pendingCheckpointNumber(), 0);
     assert.equal(await rollup.provenCheckpointNumber(), 0);

@@ -11,41 +11,64 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { Archiver } from '../../src/archiver/archiver.js';
 import { ChainStore } from '../../src/archiver/chain-store.js';
 import { genesisBlockOf } from '../../src/archiver/genesis.js';
-import { RevertCode, type TxEffect } from '../../src/core/block.js';
+import type { Fr } from '../../src/core/field.js';
 import { type L1RollupConstants, slotStart } from '../../src/core/time.js';
+import type { Tx } from '../../src/core/tx.js';
+import { buildTx } from '../../src/core/tx-builder.js';
+import {
+  DEV_ACCOUNT_BALANCE,
+  devAccounts,
+  devAccountsGenesisData,
+  feeJuiceBalanceSlot,
+  readPublicData,
+} from '../../src/execution/index.js';
 import type { L1Connection } from '../../src/l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../../src/l1/deploy.js';
+import { FeeOracle } from '../../src/l1/fee-oracle.js';
 import { RollupClient } from '../../src/l1/rollup-client.js';
 import { DevProver } from '../../src/prover/dev-prover.js';
 import { Sequencer, type TxSource } from '../../src/sequencer/sequencer.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { ensureDevKeystore, loadKeystore } from '../../src/validators/keystore.js';
+import { ensureDevKeystore, loadKeystore, type Validator } from '../../src/validators/keystore.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
 import { startTestL1 } from '../helpers/l1.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-sequencer-'));
 const silent = pino({ level: 'silent' });
 
-/** A queue of ready-made tx effects standing in for the mempool. */
+const [payer] = devAccounts(1);
+const feeRecipientOf = (v: Validator) => v.feeRecipient;
+
+/** Txs standing in for the mempool: pending until their effect is in the chain. */
 class QueueSource implements TxSource {
-  readonly queue: TxEffect[] = [];
-  take(max: number): TxEffect[] {
-    return this.queue.splice(0, max);
+  readonly queue: { hash: Fr; tx: Tx }[] = [];
+  readonly rejected: { hash: Fr; reason: string }[] = [];
+  constructor(private readonly store: () => ChainStore) {}
+  pending() {
+    return this.queue.filter((t) => this.store().getTxEffect(t.hash) === undefined);
   }
+  reject(hash: Fr, reason: string) {
+    this.rejected.push({ hash, reason });
+    this.queue.splice(
+      this.queue.findIndex((t) => t.hash === hash),
+      1,
+    );
+  }
+  reverted() {}
 }
 
-const tx = (seed: bigint): TxEffect => ({
-  revertCode: RevertCode.OK,
-  txHash: 0xfeed00n + seed,
-  transactionFee: 0n,
-  noteHashes: [0x5000n + seed],
-  nullifiers: [0x6000n + seed],
-  l2ToL1Msgs: [0x7000n + seed],
-  publicDataWrites: [],
-  privateLogs: [],
-  publicLogs: [],
-  contractClassLogs: [],
-});
+const makeTx = (seed: bigint, anchorBlockHash: Fr, noteHash = 0x5000n + seed) =>
+  buildTx({
+    feePayer: payer!.address,
+    anchorBlockHash,
+    chainId: 31337,
+    version: 1,
+    expirationTimestamp: 2n ** 40n,
+    maxFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 10n ** 12n },
+    protocolNullifier: 0x6000n + seed,
+    noteHashes: [noteHash],
+    l2ToL1Msgs: [{ recipient: `0x${'11'.repeat(20)}`, content: 0x7000n + seed, sender: 0x42n }],
+  });
 
 describe('sequencer, archiver and prover on L1', () => {
   let l1: L1Connection;
@@ -56,25 +79,28 @@ describe('sequencer, archiver and prover on L1', () => {
   let archiver: Archiver;
   let sequencer: Sequencer;
   let prover: DevProver;
-  const txs = new QueueSource();
+  const txs = new QueueSource(() => store);
+  let validators: Validator[];
   let anvil: ReturnType<typeof createTestClient>;
 
   before(async () => {
     const keystore = join(dir, 'keystore.json');
     ensureDevKeystore(keystore, 4);
-    const validators = loadKeystore(keystore);
+    validators = loadKeystore(keystore);
+    worldState = await WorldState.open(openEnvironment(dir, 'world-state'), {
+      historyBlocks: 0,
+      genesisPublicData: devAccountsGenesisData([payer!]),
+      genesisBlockHash: genesisBlockHashOf,
+    });
     l1 = await startTestL1(
       dir,
       validators.map((v) => v.attester.address),
       validators.map((v) => v.publisher.address),
+      { genesisArchiveRoot: worldState.at(0).snapshot(TreeId.ARCHIVE).root },
     );
     rollup = new RollupClient(l1);
     constants = await rollup.constants(2);
     anvil = createTestClient({ mode: 'anvil', transport: http(l1.rpcUrl) });
-    worldState = await WorldState.open(openEnvironment(dir, 'world-state'), {
-      historyBlocks: 0,
-      genesisBlockHash: genesisBlockHashOf,
-    });
     store = new ChainStore(openEnvironment(dir, 'archiver'));
     store.initialize(genesisBlockOf(worldState));
     archiver = new Archiver({ rollup, store, worldState, constants, finalityDepth: 2, logger: silent });
@@ -90,6 +116,7 @@ describe('sequencer, archiver and prover on L1', () => {
       minTxsPerBlock: 0,
       maxTxsPerBlock: 2,
       txs,
+      fees: new FeeOracle(rollup, constants),
       logger: silent,
     });
     prover = new DevProver({
@@ -128,13 +155,31 @@ describe('sequencer, archiver and prover on L1', () => {
   }
 
   test('slot after slot: checkpoints published and synced; epochs proven, then final', async () => {
-    txs.queue.push(tx(1n), tx(2n), tx(3n));
+    const genesis = store.getBlock(0)!.hash;
+    const built = [makeTx(1n, genesis), makeTx(2n, genesis), makeTx(3n, genesis)];
+    // A double spend of tx 1's nullifier is executed after it and dropped.
+    const doubleSpend = makeTx(1n, genesis, 0x5999n);
+    txs.queue.push(...built, doubleSpend);
     const first = await step(1);
     assert.equal(first.outcome.kind, 'published');
     // Two blocks: the two-tx limit per block leaves one tx for a second block.
     assert.deepEqual(first.outcome.kind === 'published' && first.outcome.blocks, [1, 2]);
     assert.equal(store.latestCheckpointNumber, 1);
-    assert.equal(store.getTxEffect(0xfeed03n)!.l2BlockNumber, 2);
+    assert.equal(store.getTxEffect(built[2]!.hash)!.l2BlockNumber, 2);
+    assert.deepEqual(txs.rejected, [{ hash: doubleSpend.hash, reason: 'Existing nullifier' }]);
+    // Each tx paid its fee from the payer's Fee Juice to the block's fee recipient.
+    const block1 = store.getBlock(1)!;
+    const fees = block1.body.txEffects.map((e) => e.transactionFee);
+    assert.ok(fees.every((f) => f > 0n));
+    assert.ok(block1.header.globalVariables.gasFees.feePerL2Gas > 0n);
+    const state = worldState.at(worldState.latestBlockNumber);
+    const recipient = block1.header.globalVariables.feeRecipient;
+    assert.ok(validators.some((v) => feeRecipientOf(v) === recipient));
+    const paid = [1, 2].flatMap((n) => store.getBlock(n)!.body.txEffects.map((e) => e.transactionFee));
+    assert.equal(
+      readPublicData(state, feeJuiceBalanceSlot(payer!.address)),
+      DEV_ACCOUNT_BALANCE - paid.reduce((a, b) => a + b, 0n),
+    );
 
     const second = await step(2);
     assert.deepEqual(second.outcome.kind === 'published' && second.outcome.blocks, [3]); // one empty block

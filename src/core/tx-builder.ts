@@ -1,0 +1,181 @@
+// Builds well-formed txs for development and tests: the caller names the side effects and public
+// calls it wants, the builder fills in the rest — the protocol nullifier, calldata hashes, the
+// private gas used, gas limits that cover it — so the node accepts the tx as valid.
+import { randomBytes } from 'node:crypto';
+import { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS } from './block.js';
+import type { GasFees } from './block-header.js';
+import { bytesToFr, FR_MODULUS, type Fr } from './field.js';
+import { functionSelector } from './hash/index.js';
+import {
+  calldataHash,
+  computePrivateGasUsed,
+  computeTxHash,
+  contractClassLogHash,
+  DA_GAS_PER_FIELD,
+  emptyGas,
+  emptySideEffects,
+  FIXED_AVM_STARTUP_L2_GAS,
+  type Gas,
+  L2_GAS_PER_PUBLIC_DATA_WRITE,
+  type PublicCallRequest,
+  type ScopedL2ToL1Message,
+  type Tx,
+  type TxData,
+  type TxSideEffects,
+} from './tx.js';
+
+/** A public call to make: by signature (`balance_of_public((Field))`) or selector. */
+export interface PublicCallSpec {
+  /** Setup (non-revertible), app logic (revertible, the default) or teardown. */
+  phase?: 'setup' | 'app' | 'teardown';
+  contractAddress: Fr;
+  signature?: string;
+  selector?: number;
+  args?: Fr[];
+  /** Defaults to the fee payer. */
+  msgSender?: Fr;
+  isStaticCall?: boolean;
+}
+
+/** Side effects of one part of a tx, as the caller gives them. */
+export interface SideEffectsSpec {
+  noteHashes?: Fr[];
+  nullifiers?: Fr[];
+  /** Fields of each private log (at most 16; the first is the siloed tag). */
+  privateLogs?: Fr[][];
+  l2ToL1Msgs?: ScopedL2ToL1Message[];
+  /** Contract class logs: emitting contract and fields (at most 3023). */
+  contractClassLogs?: { contractAddress: Fr; fields: Fr[] }[];
+}
+
+export interface TxSpec extends SideEffectsSpec {
+  feePayer: Fr;
+  /** Hash of the block the tx is built on (for example the latest block). */
+  anchorBlockHash: Fr;
+  chainId: number;
+  version: number;
+  /** Unix seconds; the tx is valid in blocks up to this timestamp. */
+  expirationTimestamp: bigint;
+  maxFeesPerGas: GasFees;
+  maxPriorityFeesPerGas?: GasFees;
+  /** Defaults to the private gas plus an allowance per public call. */
+  gasLimits?: Gas;
+  teardownGasLimits?: Gas;
+  /** The tx's first nullifier; random by default, which makes every built tx distinct. */
+  protocolNullifier?: Fr;
+  /** Side effects that stay even if app logic reverts (the protocol nullifier is always here). */
+  nonRevertible?: SideEffectsSpec;
+  publicCalls?: PublicCallSpec[];
+  /** Defaults to one byte (the dev verifier accepts any non-empty proof). */
+  proof?: Uint8Array;
+}
+
+/** Gas a public call may use under cairn's native execution: start-up plus a few writes. */
+export const PUBLIC_CALL_GAS_ALLOWANCE: Gas = {
+  daGas: 4 * 2 * DA_GAS_PER_FIELD,
+  l2Gas: FIXED_AVM_STARTUP_L2_GAS + 4 * L2_GAS_PER_PUBLIC_DATA_WRITE,
+};
+
+/** A random field element (for nullifiers). */
+export const randomFr = (): Fr => bytesToFr(randomBytes(32)) % FR_MODULUS;
+
+function part(spec: SideEffectsSpec | undefined, classLogs: { fields: Fr[] }[]): TxSideEffects {
+  const out = emptySideEffects();
+  if (!spec) return out;
+  out.noteHashes = [...(spec.noteHashes ?? [])];
+  out.nullifiers = [...(spec.nullifiers ?? [])];
+  out.l2ToL1Msgs = (spec.l2ToL1Msgs ?? []).map((m) => ({ ...m, recipient: m.recipient.toLowerCase() }));
+  out.privateLogs = (spec.privateLogs ?? []).map((fields) => {
+    if (fields.length > PRIVATE_LOG_SIZE_IN_FIELDS) {
+      throw new RangeError(`a private log has at most ${PRIVATE_LOG_SIZE_IN_FIELDS} fields`);
+    }
+    const padded = [...fields];
+    while (padded.length < PRIVATE_LOG_SIZE_IN_FIELDS) padded.push(0n);
+    return { fields: padded, emittedLength: fields.length };
+  });
+  out.contractClassLogsHashes = (spec.contractClassLogs ?? []).map((log) => {
+    if (log.fields.length > CONTRACT_CLASS_LOG_SIZE_IN_FIELDS) {
+      throw new RangeError(`a contract class log has at most ${CONTRACT_CLASS_LOG_SIZE_IN_FIELDS} fields`);
+    }
+    const padded = [...log.fields];
+    while (padded.length < CONTRACT_CLASS_LOG_SIZE_IN_FIELDS) padded.push(0n);
+    classLogs.push({ fields: padded });
+    return {
+      contractAddress: log.contractAddress,
+      hash: contractClassLogHash(padded),
+      length: log.fields.length,
+    };
+  });
+  return out;
+}
+
+/** Builds a tx and its hash. */
+export function buildTx(spec: TxSpec): { tx: Tx; hash: Fr } {
+  const classLogs: { fields: Fr[] }[] = [];
+  const nonRevertible = part(spec.nonRevertible, classLogs);
+  nonRevertible.nullifiers.unshift(spec.protocolNullifier ?? randomFr());
+  const revertible = part(spec, classLogs);
+
+  const calldata: Record<'setup' | 'app' | 'teardown', { values: Fr[]; hash: Fr }[]> = {
+    setup: [],
+    app: [],
+    teardown: [],
+  };
+  let teardown: PublicCallRequest | null = null;
+  for (const call of spec.publicCalls ?? []) {
+    const selector =
+      call.selector ?? (call.signature !== undefined ? functionSelector(call.signature) : undefined);
+    if (selector === undefined) throw new TypeError('a public call needs a signature or a selector');
+    const values = [BigInt(selector), ...(call.args ?? [])];
+    const hash = calldataHash(values);
+    const request: PublicCallRequest = {
+      msgSender: call.msgSender ?? spec.feePayer,
+      contractAddress: call.contractAddress,
+      isStaticCall: call.isStaticCall ?? false,
+      calldataHash: hash,
+    };
+    const phase = call.phase ?? 'app';
+    if (phase === 'teardown') {
+      if (teardown) throw new RangeError('a tx has at most one teardown call');
+      teardown = request;
+    } else {
+      (phase === 'setup' ? nonRevertible : revertible).publicCallRequests.push(request);
+    }
+    calldata[phase].push({ values, hash });
+  }
+
+  const data: TxData = {
+    constants: {
+      anchorBlockHash: spec.anchorBlockHash,
+      chainId: spec.chainId,
+      version: spec.version,
+      gasSettings: {
+        gasLimits: emptyGas(),
+        teardownGasLimits:
+          spec.teardownGasLimits ?? (teardown ? { ...PUBLIC_CALL_GAS_ALLOWANCE } : emptyGas()),
+        maxFeesPerGas: { ...spec.maxFeesPerGas },
+        maxPriorityFeesPerGas: { ...(spec.maxPriorityFeesPerGas ?? { feePerDaGas: 0n, feePerL2Gas: 0n }) },
+      },
+    },
+    feePayer: spec.feePayer,
+    expirationTimestamp: spec.expirationTimestamp,
+    gasUsed: emptyGas(),
+    nonRevertible,
+    revertible,
+    publicTeardownCallRequest: teardown,
+  };
+  data.gasUsed = computePrivateGasUsed(data);
+  const settings = data.constants.gasSettings;
+  const calls = nonRevertible.publicCallRequests.length + revertible.publicCallRequests.length;
+  settings.gasLimits = spec.gasLimits ?? {
+    daGas: data.gasUsed.daGas + calls * PUBLIC_CALL_GAS_ALLOWANCE.daGas + settings.teardownGasLimits.daGas,
+    l2Gas: data.gasUsed.l2Gas + calls * PUBLIC_CALL_GAS_ALLOWANCE.l2Gas + settings.teardownGasLimits.l2Gas,
+  };
+  const tx: Tx = {
+    data,
+    proof: spec.proof ?? Uint8Array.of(1),
+    contractClassLogFields: classLogs,
+    publicFunctionCalldata: [...calldata.setup, ...calldata.app, ...calldata.teardown],
+  };
+  return { tx, hash: computeTxHash(data) };
+}

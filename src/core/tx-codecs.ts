@@ -1,0 +1,156 @@
+// Wire codecs of transactions (DESIGN §5): the JSON a client sends to sendTx / isValidTx and
+// gets back from getTxByHash. Structural limits (per-tx maxima, log sizes) are part of the schema,
+// so a malformed tx is -32602 before any validation runs.
+import { z } from 'zod';
+import { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS } from './block.js';
+import { gasFees } from './block-codecs.js';
+import { bigintDec, bytesHex, ethAddress, frHex, l2Address, txHash, uint } from './codecs.js';
+import type { Fr } from './field.js';
+import {
+  MAX_CONTRACT_CLASS_LOGS_PER_TX,
+  MAX_ENQUEUED_CALLS_PER_TX,
+  MAX_L2_TO_L1_MSGS_PER_TX,
+  MAX_NOTE_HASHES_PER_TX,
+  MAX_NULLIFIERS_PER_TX,
+  MAX_PRIVATE_LOGS_PER_TX,
+  type Tx,
+} from './tx.js';
+
+const u32 = z.number().int().min(0).max(0xffffffff);
+
+export const gas = z.object({ daGas: u32, l2Gas: u32 }).strict();
+
+export const gasSettings = z
+  .object({
+    gasLimits: gas,
+    teardownGasLimits: gas,
+    maxFeesPerGas: gasFees.strict(),
+    maxPriorityFeesPerGas: gasFees.strict(),
+  })
+  .strict();
+
+/** A list of fields zero-padded to `size` in the node (shorter input is accepted). */
+function paddedFields(size: number, what: string) {
+  return z.codec(z.array(frHex).max(size, `${what} has at most ${size} fields`), z.array(z.bigint()), {
+    decode: (fields) => {
+      const out = [...fields];
+      while (out.length < size) out.push(0n);
+      return out;
+    },
+    encode: (fields) => fields,
+  });
+}
+
+const privateLog = z
+  .object({ fields: paddedFields(PRIVATE_LOG_SIZE_IN_FIELDS, 'a private log'), emittedLength: uint })
+  .strict()
+  .refine((l) => l.emittedLength <= PRIVATE_LOG_SIZE_IN_FIELDS, {
+    message: `emittedLength is at most ${PRIVATE_LOG_SIZE_IN_FIELDS}`,
+  });
+
+export const publicCallRequest = z
+  .object({
+    msgSender: l2Address,
+    contractAddress: l2Address,
+    isStaticCall: z.boolean(),
+    calldataHash: frHex,
+  })
+  .strict();
+
+const sideEffects = z
+  .object({
+    noteHashes: z.array(frHex).max(MAX_NOTE_HASHES_PER_TX),
+    nullifiers: z.array(frHex).max(MAX_NULLIFIERS_PER_TX),
+    l2ToL1Msgs: z
+      .array(z.object({ recipient: ethAddress, content: frHex, sender: l2Address }).strict())
+      .max(MAX_L2_TO_L1_MSGS_PER_TX),
+    privateLogs: z.array(privateLog).max(MAX_PRIVATE_LOGS_PER_TX),
+    contractClassLogsHashes: z
+      .array(
+        z
+          .object({
+            contractAddress: l2Address,
+            hash: frHex,
+            length: uint.max(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS),
+          })
+          .strict(),
+      )
+      .max(MAX_CONTRACT_CLASS_LOGS_PER_TX),
+    publicCallRequests: z.array(publicCallRequest).max(MAX_ENQUEUED_CALLS_PER_TX),
+  })
+  .strict();
+
+type Parts = { nonRevertible: z.output<typeof sideEffects>; revertible: z.output<typeof sideEffects> };
+
+/** Per-tx maxima over both parts together. */
+const TOTALS: [string, (p: Parts['revertible']) => readonly unknown[], number][] = [
+  ['note hashes', (p) => p.noteHashes, MAX_NOTE_HASHES_PER_TX],
+  ['nullifiers', (p) => p.nullifiers, MAX_NULLIFIERS_PER_TX],
+  ['L2-to-L1 messages', (p) => p.l2ToL1Msgs, MAX_L2_TO_L1_MSGS_PER_TX],
+  ['private logs', (p) => p.privateLogs, MAX_PRIVATE_LOGS_PER_TX],
+  ['contract class logs', (p) => p.contractClassLogsHashes, MAX_CONTRACT_CLASS_LOGS_PER_TX],
+  ['public calls', (p) => p.publicCallRequests, MAX_ENQUEUED_CALLS_PER_TX],
+];
+
+export const txData = z
+  .object({
+    constants: z.object({ anchorBlockHash: frHex, chainId: uint, version: uint, gasSettings }).strict(),
+    feePayer: l2Address,
+    expirationTimestamp: bigintDec,
+    gasUsed: gas,
+    nonRevertible: sideEffects,
+    revertible: sideEffects,
+    publicTeardownCallRequest: publicCallRequest.nullable(),
+  })
+  .strict()
+  .superRefine((data, ctx) => {
+    for (const [name, pick, max] of TOTALS) {
+      const total = pick(data.nonRevertible).length + pick(data.revertible).length;
+      if (total > max) {
+        ctx.addIssue({ code: 'custom', message: `a tx has at most ${max} ${name} in all, got ${total}` });
+      }
+    }
+    if (data.nonRevertible.nullifiers.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nonRevertible', 'nullifiers'],
+        message: 'a tx has at least one non-revertible nullifier (the first is its protocol nullifier)',
+      });
+    }
+  });
+
+/**
+ * The Tx as submitted. `txHash` is optional on input (when given it must match the hash the node
+ * computes) and always present on output.
+ */
+export const tx = z
+  .object({
+    txHash: txHash.optional(),
+    data: txData,
+    proof: bytesHex,
+    contractClassLogFields: z
+      .array(
+        z
+          .object({ fields: paddedFields(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, 'a contract class log') })
+          .strict(),
+      )
+      .max(MAX_CONTRACT_CLASS_LOGS_PER_TX),
+    publicFunctionCalldata: z
+      .array(z.object({ values: z.array(frHex), hash: frHex }).strict())
+      .max(MAX_ENQUEUED_CALLS_PER_TX + 1),
+  })
+  .strict()
+  .describe(
+    'Transaction: data (constants, fee payer, side effects, public calls), proof, class-log fields, calldata',
+  );
+
+export type WireTx = z.output<typeof tx>;
+
+/** A decoded tx as the node works with it, with the hash the client claimed (if any). */
+export const toTx = (wire: WireTx): { tx: Tx; claimedHash: Fr | undefined } => {
+  const { txHash: claimedHash, ...rest } = wire;
+  return { tx: rest as Tx, claimedHash };
+};
+
+/** The wire form of a tx with its hash. */
+export const fromTx = (value: Tx, hash: Fr): WireTx => ({ txHash: hash, ...value }) as WireTx;

@@ -1,0 +1,218 @@
+// Turns a tx into its effect on the state (DESIGN §5), reading but never writing the world state:
+// the caller applies the effect (block builder) or throws it away (simulation).
+//
+// Order: the non-revertible private effects; setup calls (a failure makes the tx unincludable);
+// app-logic calls and teardown on top of a journal mark (a failure of either reverts both, with
+// the revertible private effects); then the fee — billed gas times the effective fee per gas —
+// moves from the fee payer's Fee Juice balance to the block's fee recipient.
+import { RevertCode, type TxEffect } from '../core/block.js';
+import type { GlobalVariables } from '../core/block-header.js';
+import type { Fr } from '../core/field.js';
+import { l2ToL1MessageLeaf } from '../core/out-hash.js';
+import {
+  allNullifiers,
+  DA_GAS_PER_FIELD,
+  effectiveFeesPerGas,
+  FIXED_AVM_STARTUP_L2_GAS,
+  feeFor,
+  type Gas,
+  L2_GAS_PER_PUBLIC_DATA_WRITE,
+  type PublicCallRequest,
+  publicCallsOf,
+  type Tx,
+  type TxSideEffects,
+} from '../core/tx.js';
+import { TreeId, type WorldStateReader } from '../world-state/index.js';
+import { feeJuiceBalanceSlot, PublicCallRevert, runPublicCall } from './protocol-contracts.js';
+import { PublicStateJournal } from './public-storage.js';
+
+/** The tx cannot go in a block at all (as opposed to reverting): it is dropped. */
+export class TxExecutionError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'TxExecutionError';
+  }
+}
+
+export interface GasUsed {
+  /** Private plus public gas, teardown at its actual use. */
+  totalGas: Gas;
+  teardownGas: Gas;
+  publicGas: Gas;
+  /** What the fee is charged for: total gas with teardown at its limit. */
+  billedGas: Gas;
+}
+
+export interface TxExecutionResult {
+  txHash: Fr;
+  effect: TxEffect;
+  revertReason?: string;
+  gasUsed: GasUsed;
+  /** The values each public call returned, in execution order (empty for reverted calls). */
+  publicReturnValues: { values: Fr[] }[];
+}
+
+export interface ExecutionOptions {
+  /** Charge no fee and skip the balance check (simulation). */
+  skipFeeEnforcement?: boolean;
+}
+
+const addGas = (a: Gas, b: Gas): Gas => ({ daGas: a.daGas + b.daGas, l2Gas: a.l2Gas + b.l2Gas });
+const ZERO_GAS: Gas = { daGas: 0, l2Gas: 0 };
+
+/** Gas of one public call: AVM start-up plus its storage writes. */
+const callGas = (writes: number): Gas => ({
+  daGas: writes * 2 * DA_GAS_PER_FIELD,
+  l2Gas: FIXED_AVM_STARTUP_L2_GAS + writes * L2_GAS_PER_PUBLIC_DATA_WRITE,
+});
+
+/** Checks that none of the tx's nullifiers is already in the tree (or twice in the tx). */
+function checkNullifiers(reader: WorldStateReader, tx: Tx): void {
+  const seen = new Set<Fr>();
+  for (const nullifier of allNullifiers(tx.data)) {
+    if (seen.has(nullifier)) throw new TxExecutionError('Duplicate nullifier in tx');
+    seen.add(nullifier);
+    if (reader.findLowLeaf(TreeId.NULLIFIER, nullifier).alreadyPresent) {
+      throw new TxExecutionError('Existing nullifier');
+    }
+  }
+}
+
+export function executeTx(
+  reader: WorldStateReader,
+  tx: Tx,
+  txHash: Fr,
+  globals: GlobalVariables,
+  options: ExecutionOptions = {},
+): TxExecutionResult {
+  const { data } = tx;
+  const settings = data.constants.gasSettings;
+  checkNullifiers(reader, tx);
+  const calls = publicCallsOf(data);
+  if (tx.publicFunctionCalldata.length !== calls.length) {
+    throw new TxExecutionError('Wrong number of calldata for public calls');
+  }
+  const journal = new PublicStateJournal(reader);
+  const returnValues: { values: Fr[] }[] = [];
+  let publicGas = ZERO_GAS;
+  let callIndex = 0;
+
+  const run = (request: PublicCallRequest): void => {
+    const calldata = tx.publicFunctionCalldata[callIndex++]!.values;
+    const mark = journal.mark();
+    try {
+      const values = runPublicCall(
+        {
+          msgSender: request.msgSender,
+          contractAddress: request.contractAddress,
+          isStaticCall: request.isStaticCall,
+          calldata,
+        },
+        journal,
+      );
+      returnValues.push({ values });
+    } finally {
+      publicGas = addGas(publicGas, callGas(journal.writesSince(mark)));
+    }
+  };
+
+  for (const request of data.nonRevertible.publicCallRequests) {
+    try {
+      run(request);
+    } catch (err) {
+      if (err instanceof PublicCallRevert) throw new TxExecutionError(`Setup call reverted: ${err.message}`);
+      throw err;
+    }
+  }
+
+  const appMark = journal.mark();
+  let revertReason: string | undefined;
+  try {
+    for (const request of data.revertible.publicCallRequests) run(request);
+    const used = addGas(data.gasUsed, publicGas);
+    const limit = settings.gasLimits;
+    const teardownLimit = settings.teardownGasLimits;
+    if (used.l2Gas + teardownLimit.l2Gas > limit.l2Gas || used.daGas + teardownLimit.daGas > limit.daGas) {
+      throw new PublicCallRevert('Not enough gas left for app logic');
+    }
+  } catch (err) {
+    if (!(err instanceof PublicCallRevert)) throw err;
+    revertReason = `App logic reverted: ${err.message}`;
+    journal.rollback(appMark);
+  }
+
+  let teardownGas = ZERO_GAS;
+  if (data.publicTeardownCallRequest) {
+    const before = publicGas;
+    try {
+      run(data.publicTeardownCallRequest);
+      teardownGas = { daGas: publicGas.daGas - before.daGas, l2Gas: publicGas.l2Gas - before.l2Gas };
+      if (
+        teardownGas.l2Gas > settings.teardownGasLimits.l2Gas ||
+        teardownGas.daGas > settings.teardownGasLimits.daGas
+      ) {
+        throw new PublicCallRevert('Not enough gas left for teardown');
+      }
+    } catch (err) {
+      if (!(err instanceof PublicCallRevert)) throw err;
+      revertReason = revertReason ?? `Teardown reverted: ${err.message}`;
+      journal.rollback(appMark);
+    }
+  }
+
+  const totalGas = addGas(data.gasUsed, publicGas);
+  const billedGas = addGas(
+    { daGas: totalGas.daGas - teardownGas.daGas, l2Gas: totalGas.l2Gas - teardownGas.l2Gas },
+    settings.teardownGasLimits,
+  );
+  const fee = options.skipFeeEnforcement
+    ? 0n
+    : feeFor(billedGas, effectiveFeesPerGas(settings, globals.gasFees));
+  const payerSlot = feeJuiceBalanceSlot(data.feePayer);
+  const balance = journal.read(payerSlot);
+  if (balance < fee) throw new TxExecutionError('Insufficient fee payer balance');
+  if (fee > 0n) {
+    journal.write(payerSlot, balance - fee);
+    const recipientSlot = feeJuiceBalanceSlot(globals.feeRecipient);
+    journal.write(recipientSlot, journal.read(recipientSlot) + fee);
+  }
+
+  const parts: TxSideEffects[] = revertReason ? [data.nonRevertible] : [data.nonRevertible, data.revertible];
+  const classLogFields = tx.contractClassLogFields;
+  let classLogIndex = 0;
+  const effect: TxEffect = {
+    revertCode: revertReason ? RevertCode.REVERTED : RevertCode.OK,
+    txHash,
+    transactionFee: fee,
+    noteHashes: parts.flatMap((p) => p.noteHashes),
+    nullifiers: parts.flatMap((p) => p.nullifiers),
+    l2ToL1Msgs: parts.flatMap((p) =>
+      p.l2ToL1Msgs.map((m) =>
+        l2ToL1MessageLeaf({
+          sender: m.sender,
+          recipient: m.recipient,
+          content: m.content,
+          rollupVersion: globals.version,
+          chainId: globals.chainId,
+        }),
+      ),
+    ),
+    publicDataWrites: journal.effects(),
+    privateLogs: parts.flatMap((p) => p.privateLogs),
+    publicLogs: [],
+    contractClassLogs: parts.flatMap((p) =>
+      p.contractClassLogsHashes.map((h) => ({
+        contractAddress: h.contractAddress,
+        fields: { fields: classLogFields[classLogIndex++]!.fields },
+        emittedLength: h.length,
+      })),
+    ),
+  };
+  return {
+    txHash,
+    effect,
+    ...(revertReason ? { revertReason } : {}),
+    gasUsed: { totalGas, teardownGas, publicGas, billedGas },
+    publicReturnValues: returnValues,
+  };
+}

@@ -1,0 +1,70 @@
+// Public storage as seen by public execution: leaf slots derived from (contract, storage slot)
+// (reference-facts §5.3), and a journal of writes over a world-state reader that can be rolled
+// back to a mark — a reverted phase leaves no writes behind.
+import type { PublicDataWriteEffect } from '../core/block.js';
+import type { Fr } from '../core/field.js';
+import { poseidon2HashWithSeparator } from '../core/hash/index.js';
+import { TreeId, type WorldStateReader } from '../world-state/index.js';
+
+export const PUBLIC_LEAF_SLOT_SEPARATOR = 1_247_650_290;
+export const PUBLIC_STORAGE_MAP_SLOT_SEPARATOR = 4_015_149_901;
+
+/** The public-data tree key of a contract's storage slot. */
+export const publicDataLeafSlot = (contract: Fr, storageSlot: Fr): Fr =>
+  poseidon2HashWithSeparator([contract, storageSlot], PUBLIC_LEAF_SLOT_SEPARATOR);
+
+/** The storage slot of `key` in a map stored at `mapSlot`. */
+export const mapStorageSlot = (mapSlot: Fr, key: Fr): Fr =>
+  poseidon2HashWithSeparator([mapSlot, key], PUBLIC_STORAGE_MAP_SLOT_SEPARATOR);
+
+/** The value of a public-data leaf slot in `reader` (0 when never written). */
+export function readPublicData(reader: WorldStateReader, leafSlot: Fr): Fr {
+  const low = reader.findLowLeaf(TreeId.PUBLIC_DATA, leafSlot);
+  return low.alreadyPresent ? low.leaf.value : 0n;
+}
+
+interface JournalEntry {
+  leafSlot: Fr;
+  previous: Fr | undefined;
+}
+
+/** Writes made during one tx's execution, over the state before the tx. */
+export class PublicStateJournal {
+  private readonly current = new Map<Fr, Fr>();
+  private readonly log: JournalEntry[] = [];
+
+  constructor(private readonly base: WorldStateReader) {}
+
+  read(leafSlot: Fr): Fr {
+    return this.current.get(leafSlot) ?? readPublicData(this.base, leafSlot);
+  }
+
+  write(leafSlot: Fr, value: Fr): void {
+    this.log.push({ leafSlot, previous: this.current.get(leafSlot) });
+    this.current.set(leafSlot, value);
+  }
+
+  /** A point to roll back to. */
+  mark(): number {
+    return this.log.length;
+  }
+
+  /** Undoes every write made since `mark`. */
+  rollback(mark: number): void {
+    while (this.log.length > mark) {
+      const { leafSlot, previous } = this.log.pop()!;
+      if (previous === undefined) this.current.delete(leafSlot);
+      else this.current.set(leafSlot, previous);
+    }
+  }
+
+  /** Writes since `mark` (for gas accounting). */
+  writesSince(mark: number): number {
+    return this.log.length - mark;
+  }
+
+  /** The final value of each slot written, in the order slots were first written. */
+  effects(): PublicDataWriteEffect[] {
+    return [...this.current].map(([leafSlot, value]) => ({ leafSlot, value }));
+  }
+}

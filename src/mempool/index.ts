@@ -1,0 +1,1 @@
+export { type AddResult, type PoolEntry, TxPool, type TxPoolOptions, type TxStatus } from './tx-pool.js';

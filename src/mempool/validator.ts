@@ -1,0 +1,260 @@
+// Tx validation (DESIGN §5, reference-facts §7): the checks run for isValidTx, sendTx and again
+// before a block takes a tx, in the reference's order and with its reason texts. Every check
+// runs and every failure is reported, so a client sees all that is wrong at once.
+import type { GasFees } from '../core/block-header.js';
+import type { AllowedElement } from '../core/constants.js';
+import { PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
+import type { Fr } from '../core/field.js';
+import {
+  allNullifiers,
+  calldataHash,
+  computePrivateGasUsed,
+  computeTxHash,
+  contractClassLogHash,
+  type Gas,
+  hasPublicCalls,
+  MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS,
+  MAX_PROCESSABLE_L2_GAS,
+  MAX_TX_SIZE_BYTES,
+  PRIVATE_TX_L2_GAS_OVERHEAD,
+  PUBLIC_TX_L2_GAS_OVERHEAD,
+  publicCallsOf,
+  TX_DA_GAS_OVERHEAD,
+  type Tx,
+  txFeeLimit,
+  txPriorityFee,
+  txSize,
+} from '../core/tx.js';
+import { feeJuiceBalanceSlot } from '../execution/protocol-contracts.js';
+import { readPublicData } from '../execution/public-storage.js';
+import { TreeId, type WorldStateReader } from '../world-state/index.js';
+
+export type TxValidationResult =
+  | { result: 'valid' }
+  | { result: 'invalid'; reason: string[] }
+  | { result: 'skipped'; reason: string[] };
+
+export interface ValidationOptions {
+  /** Simulation: the proof is not checked. */
+  isSimulation?: boolean;
+  /** Fees per gas and the fee payer's balance are not checked. */
+  skipFeeEnforcement?: boolean;
+}
+
+/** Checks a tx's proof. cairn's dev verifier accepts any non-empty proof. */
+export interface ProofVerifier {
+  readonly realProofs: boolean;
+  verify(tx: Tx): boolean;
+}
+
+export const DEV_PROOF_VERIFIER: ProofVerifier = {
+  realProofs: false,
+  verify: (tx) => tx.proof.length > 0,
+};
+
+/** What validation needs to know about the chain at the moment it runs. */
+export interface ValidationContext {
+  chainId: number;
+  rollupVersion: number;
+  /** The committed state the tx would build on (the latest block). */
+  state: WorldStateReader;
+  /** The block the tx would go in: expiration is not checked for block 1. */
+  nextBlockNumber: number;
+  /** Timestamp of the next slot: the tx must not expire before it. */
+  nextSlotTimestamp: bigint;
+  currentMinFees: GasFees;
+  /** Network limits on a tx's declared gas (NodeInfo txsLimits). */
+  txsLimits: Gas;
+  allowedSetup: readonly AllowedElement[];
+  verifier: ProofVerifier;
+  /**
+   * Pending txs sharing a nullifier with this one, with their priority fees (the tx itself
+   * excluded); absent when validating for a block, where the pool does not matter.
+   */
+  pendingConflicts?: (nullifiers: readonly Fr[], self: Fr) => { hash: Fr; priorityFee: bigint }[];
+}
+
+// The reference's reason texts.
+export const TX_ERROR = {
+  SIZE: 'Transaction size above size limit',
+  INCORRECT_HASH: 'Incorrect tx hash',
+  CALLDATA_COUNT: 'Wrong number of calldata for public calls',
+  CALLDATA: 'Incorrect calldata for public call',
+  CALLDATA_TOO_LARGE: 'Total calldata too large for enqueued public calls',
+  CLASS_LOG_COUNT: 'Mismatched number of contract class logs',
+  CLASS_LOG_LENGTH: 'Incorrect contract class logs length',
+  CLASS_LOG: 'Mismatched contract class logs',
+  GAS_USED: 'Incorrect gas used',
+  CHAIN_ID: 'Incorrect L1 chain id',
+  VERSION: 'Incorrect rollup version',
+  EXPIRED: 'Invalid expiration timestamp',
+  DUPLICATE_NULLIFIER: 'Duplicate nullifier in tx',
+  EXISTING_NULLIFIER: 'Existing nullifier',
+  PENDING_NULLIFIER: 'Existing nullifier in a pending tx with an equal or higher priority fee',
+  BLOCK_HEADER: 'Block header not found',
+  GAS_LIMIT_TOO_LOW: 'Gas limit is below the minimum fixed cost',
+  GAS_LIMIT_TOO_HIGH: 'Gas limit is higher than the amount of gas that the AVM can process',
+  FEE_PER_GAS: 'Insufficient fee per gas',
+  FEE_PAYER_BALANCE: 'Insufficient fee payer balance',
+  SETUP_NOT_ALLOWED: 'Setup function not on allow list',
+  SETUP_UNKNOWN_CONTRACT: 'Setup function targets unknown contract',
+  SETUP_ONLY_SELF: 'Setup only_self function called with incorrect msg_sender',
+  SETUP_NULL_SENDER: 'Setup function called with null msg sender',
+  SETUP_CALLDATA_LENGTH: 'Setup function called with wrong calldata length',
+  PROOF: 'Invalid proof',
+  UNEXPECTED: 'Unexpected error during validation',
+} as const;
+
+const INCREASE_BALANCE_ARGS = 3;
+
+/** Checks the tx's own data: hash, calldata and class logs against their commitments, gas used. */
+function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: string[]): void {
+  if (claimedHash !== undefined && claimedHash !== hash) reasons.push(TX_ERROR.INCORRECT_HASH);
+  const calls = publicCallsOf(tx.data);
+  if (tx.publicFunctionCalldata.length !== calls.length) {
+    reasons.push(TX_ERROR.CALLDATA_COUNT);
+  } else {
+    const wrong = calls.some((call, i) => {
+      const given = tx.publicFunctionCalldata[i]!;
+      return given.hash !== call.calldataHash || calldataHash(given.values) !== given.hash;
+    });
+    if (wrong) reasons.push(TX_ERROR.CALLDATA);
+  }
+  const totalCalldata = tx.publicFunctionCalldata.reduce((n, c) => n + c.values.length, 0);
+  if (totalCalldata > MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS) reasons.push(TX_ERROR.CALLDATA_TOO_LARGE);
+
+  const logHashes = [
+    ...tx.data.nonRevertible.contractClassLogsHashes,
+    ...tx.data.revertible.contractClassLogsHashes,
+  ];
+  if (logHashes.length !== tx.contractClassLogFields.length) {
+    reasons.push(TX_ERROR.CLASS_LOG_COUNT);
+  } else {
+    logHashes.forEach((h, i) => {
+      const fields = tx.contractClassLogFields[i]!.fields;
+      if (fields.slice(h.length).some((f) => f !== 0n)) reasons.push(TX_ERROR.CLASS_LOG_LENGTH);
+      else if (contractClassLogHash(fields) !== h.hash) reasons.push(TX_ERROR.CLASS_LOG);
+    });
+  }
+  const gas = computePrivateGasUsed(tx.data);
+  if (gas.daGas !== tx.data.gasUsed.daGas || gas.l2Gas !== tx.data.gasUsed.l2Gas)
+    reasons.push(TX_ERROR.GAS_USED);
+}
+
+/** The Fee Juice a setup call claims for the fee payer (the protocol's own `_increase_public_balance`). */
+function setupClaimFor(tx: Tx, increaseBalanceSelector: number): bigint {
+  let claimed = 0n;
+  tx.data.nonRevertible.publicCallRequests.forEach((call, i) => {
+    const values = tx.publicFunctionCalldata[i]?.values;
+    if (
+      call.contractAddress === PROTOCOL_CONTRACT_ADDRESSES.feeJuice &&
+      values?.length === INCREASE_BALANCE_ARGS &&
+      values[0] === BigInt(increaseBalanceSelector) &&
+      values[1] === tx.data.feePayer
+    ) {
+      claimed += values[2]!;
+    }
+  });
+  return claimed;
+}
+
+function checkSetup(tx: Tx, allowed: readonly AllowedElement[], reasons: string[]): void {
+  tx.data.nonRevertible.publicCallRequests.forEach((call, i) => {
+    const values = tx.publicFunctionCalldata[i]?.values ?? [];
+    const selector = values[0];
+    const entry = allowed.find(
+      (e) => e.address === call.contractAddress && selector !== undefined && BigInt(e.selector) === selector,
+    );
+    if (!entry) {
+      // Entries by class id match through the target's contract class; cairn resolves classes of
+      // the protocol contracts only (they have none), so such a target counts as unknown.
+      const byClass = allowed.some((e) => e.classId !== undefined && BigInt(e.selector) === selector);
+      reasons.push(byClass ? TX_ERROR.SETUP_UNKNOWN_CONTRACT : TX_ERROR.SETUP_NOT_ALLOWED);
+      return;
+    }
+    if (entry.onlySelf && call.msgSender !== call.contractAddress) reasons.push(TX_ERROR.SETUP_ONLY_SELF);
+    if (entry.rejectNullMsgSender && call.msgSender === 0n) reasons.push(TX_ERROR.SETUP_NULL_SENDER);
+    if (entry.calldataLength !== undefined && values.length !== entry.calldataLength) {
+      reasons.push(TX_ERROR.SETUP_CALLDATA_LENGTH);
+    }
+  });
+}
+
+export class TxValidator {
+  constructor(private readonly increaseBalanceSelector: number) {}
+
+  validate(
+    tx: Tx,
+    claimedHash: Fr | undefined,
+    ctx: ValidationContext,
+    options: ValidationOptions = {},
+  ): TxValidationResult & { hash?: Fr } {
+    const invalid: string[] = [];
+    const skipped: string[] = [];
+    try {
+      const hash = computeTxHash(tx.data);
+      const { data } = tx;
+      const settings = data.constants.gasSettings;
+
+      if (txSize(tx) > MAX_TX_SIZE_BYTES) invalid.push(TX_ERROR.SIZE);
+      checkData(tx, hash, claimedHash, invalid);
+
+      if (data.constants.chainId !== ctx.chainId) invalid.push(TX_ERROR.CHAIN_ID);
+      if (data.constants.version !== ctx.rollupVersion) invalid.push(TX_ERROR.VERSION);
+
+      if (ctx.nextBlockNumber > 1 && data.expirationTimestamp < ctx.nextSlotTimestamp)
+        invalid.push(TX_ERROR.EXPIRED);
+
+      const nullifiers = allNullifiers(data);
+      if (new Set(nullifiers).size !== nullifiers.length) invalid.push(TX_ERROR.DUPLICATE_NULLIFIER);
+      if (nullifiers.some((n) => ctx.state.findLowLeaf(TreeId.NULLIFIER, n).alreadyPresent)) {
+        invalid.push(TX_ERROR.EXISTING_NULLIFIER);
+      }
+      if (ctx.pendingConflicts) {
+        const priority = txPriorityFee(data);
+        if (ctx.pendingConflicts(nullifiers, hash).some((c) => c.priorityFee >= priority)) {
+          invalid.push(TX_ERROR.PENDING_NULLIFIER);
+        }
+      }
+
+      if (ctx.state.findLeaf(TreeId.ARCHIVE, data.constants.anchorBlockHash) === undefined) {
+        invalid.push(TX_ERROR.BLOCK_HEADER);
+      }
+
+      const limits = settings.gasLimits;
+      const minL2 = hasPublicCalls(data) ? PUBLIC_TX_L2_GAS_OVERHEAD : PRIVATE_TX_L2_GAS_OVERHEAD;
+      if (limits.daGas < TX_DA_GAS_OVERHEAD || limits.l2Gas < minL2) invalid.push(TX_ERROR.GAS_LIMIT_TOO_LOW);
+      if (
+        limits.l2Gas > MAX_PROCESSABLE_L2_GAS ||
+        limits.l2Gas > ctx.txsLimits.l2Gas ||
+        limits.daGas > ctx.txsLimits.daGas
+      ) {
+        invalid.push(TX_ERROR.GAS_LIMIT_TOO_HIGH);
+      }
+
+      if (!options.skipFeeEnforcement) {
+        const max = settings.maxFeesPerGas;
+        if (
+          max.feePerDaGas < ctx.currentMinFees.feePerDaGas ||
+          max.feePerL2Gas < ctx.currentMinFees.feePerL2Gas
+        ) {
+          skipped.push(TX_ERROR.FEE_PER_GAS);
+        }
+        const balance =
+          readPublicData(ctx.state, feeJuiceBalanceSlot(data.feePayer)) +
+          setupClaimFor(tx, this.increaseBalanceSelector);
+        if (balance < txFeeLimit(settings)) invalid.push(TX_ERROR.FEE_PAYER_BALANCE);
+      }
+
+      checkSetup(tx, ctx.allowedSetup, invalid);
+
+      if (!options.isSimulation && !ctx.verifier.verify(tx)) invalid.push(TX_ERROR.PROOF);
+
+      if (invalid.length > 0) return { result: 'invalid', reason: [...invalid, ...skipped], hash };
+      if (skipped.length > 0) return { result: 'skipped', reason: skipped, hash };
+      return { result: 'valid', hash };
+    } catch {
+      return { result: 'invalid', reason: [...invalid, TX_ERROR.UNEXPECTED] };
+    }
+  }
+}

@@ -1,0 +1,373 @@
+// Everything the node does with transactions, between the API and the components: validation
+// against the latest state, the mempool, min fees, receipts, simulation, and the source the
+// sequencer takes txs from. After every chain pass it settles the pool with the chain: txs that
+// landed become mined, txs of pruned blocks come back, and pending txs that can no longer be
+// included (nullifier landed, expired, anchor block gone) leave it.
+import type { Logger } from 'pino';
+import type { ChainStore, IndexedTxEffect } from '../archiver/chain-store.js';
+import { RevertCode, type TxEffect } from '../core/block.js';
+import type { GasFees, GlobalVariables } from '../core/block-header.js';
+import type { AllowedElement } from '../core/constants.js';
+import { refused, txRejected } from '../core/errors.js';
+import type { ManaUsageEstimate } from '../core/fee-math.js';
+import { type Fr, toHex32 } from '../core/field.js';
+import { functionSelector } from '../core/hash/index.js';
+import { epochOfSlot, type L1RollupConstants, slotStart } from '../core/time.js';
+import { allNullifiers, type Gas, type Tx, txPriorityFee, txSize } from '../core/tx.js';
+import { executeTx, TxExecutionError, type TxExecutionResult } from '../execution/executor.js';
+import { publicDataLeafSlot } from '../execution/public-storage.js';
+import type { FeeOracle } from '../l1/fee-oracle.js';
+import { type PoolEntry, TxPool } from '../mempool/tx-pool.js';
+import {
+  DEV_PROOF_VERIFIER,
+  type TxValidationResult,
+  TxValidator,
+  type ValidationContext,
+  type ValidationOptions,
+} from '../mempool/validator.js';
+import type { TxSource } from '../sequencer/sequencer.js';
+import type { Database, StoreEnvironment } from '../store/environment.js';
+import { TreeId, type WorldState } from '../world-state/index.js';
+
+export const TX_DROPPED_ERROR = 'Tx dropped by P2P node';
+
+export type MinedStatus = 'proposed' | 'checkpointed' | 'proven' | 'finalized';
+
+export type TxReceipt =
+  | { txHash: Fr; status: 'pending'; tx?: Tx }
+  | { txHash: Fr; status: 'dropped'; error: string }
+  | {
+      txHash: Fr;
+      status: MinedStatus;
+      executionResult: 'success' | 'reverted';
+      error?: string;
+      transactionFee: bigint;
+      blockHash: Fr;
+      blockNumber: number;
+      slotNumber: number;
+      txIndexInBlock: number;
+      epochNumber: number;
+      txEffect?: IndexedTxEffect['data'];
+    };
+
+export interface SimulationOverrides {
+  /** Public storage values to set on the fork before simulating. */
+  publicStorage?: { contractAddress: Fr; slot: Fr; value: Fr }[];
+}
+
+export interface PublicSimulationOutput {
+  revertReason?: string;
+  globalVariables: GlobalVariables;
+  txEffect: TxEffect;
+  publicReturnValues: TxExecutionResult['publicReturnValues'];
+  gasUsed: TxExecutionResult['gasUsed'];
+  debugLogs: never[];
+}
+
+export interface TxServiceOptions {
+  env: StoreEnvironment;
+  worldState: WorldState;
+  chain: ChainStore;
+  fees: FeeOracle;
+  constants: L1RollupConstants;
+  chainId: number;
+  rollupVersion: number;
+  txsLimits: Gas;
+  allowedSetup: readonly AllowedElement[];
+  maxTxCount: number;
+  maxBytes: number;
+  logger: Logger;
+}
+
+const INCREASE_PUBLIC_BALANCE = functionSelector('_increase_public_balance((Field),u128)');
+
+export class TxService implements TxSource {
+  readonly pool: TxPool;
+  private readonly validator = new TxValidator(INCREASE_PUBLIC_BALANCE);
+  private readonly revertReasons: Database<string, string>;
+  /** Min fees for the next slot, refreshed after every chain pass (L1 only changes per block). */
+  private minFees: { fees: GasFees; slot: number } | undefined;
+  /** The latest block whose txs the pool has been settled with. */
+  private settledBlock = -1;
+
+  constructor(private readonly o: TxServiceOptions) {
+    this.pool = TxPool.open(o.env, { maxTxCount: o.maxTxCount, maxBytes: o.maxBytes });
+    this.revertReasons = o.env.database<string>('revert-reasons');
+  }
+
+  // ---- fees ---------------------------------------------------------------------------------
+
+  /** Re-reads the fee inputs from L1. */
+  async refreshFees(): Promise<void> {
+    const slot = await this.o.fees.nextSlot();
+    this.minFees = { fees: await this.o.fees.minFeesAt(slot), slot };
+  }
+
+  private async snapshot(): Promise<{ fees: GasFees; slot: number }> {
+    if (!this.minFees) await this.refreshFees();
+    return this.minFees!;
+  }
+
+  async currentMinFees(): Promise<GasFees> {
+    return { ...(await this.snapshot()).fees };
+  }
+
+  predictedMinFees(usage: ManaUsageEstimate): Promise<GasFees[]> {
+    return this.o.fees.predictedMinFees(usage);
+  }
+
+  maxPriorityFees(): GasFees {
+    return this.pool.maxPriorityFees();
+  }
+
+  // ---- validation and submission -----------------------------------------------------------
+
+  private async context(withPool: boolean): Promise<ValidationContext> {
+    const { fees, slot } = await this.snapshot();
+    const latest = this.o.worldState.latestBlockNumber;
+    return {
+      chainId: this.o.chainId,
+      rollupVersion: this.o.rollupVersion,
+      state: this.o.worldState.at(latest),
+      nextBlockNumber: latest + 1,
+      nextSlotTimestamp: slotStart(slot, this.o.constants),
+      currentMinFees: fees,
+      txsLimits: this.o.txsLimits,
+      allowedSetup: this.o.allowedSetup,
+      verifier: DEV_PROOF_VERIFIER,
+      ...(withPool
+        ? {
+            pendingConflicts: (nullifiers: readonly Fr[], self: Fr) =>
+              this.pool
+                .conflictsOf(nullifiers)
+                .filter((h) => h !== self)
+                .map((hash) => ({ hash, priorityFee: this.pool.getEntry(hash)!.priorityFee })),
+          }
+        : {}),
+    };
+  }
+
+  async isValidTx(
+    tx: Tx,
+    claimedHash: Fr | undefined,
+    options: ValidationOptions = {},
+  ): Promise<TxValidationResult> {
+    const { hash: _hash, ...result } = this.validator.validate(
+      tx,
+      claimedHash,
+      await this.context(true),
+      options,
+    );
+    return result;
+  }
+
+  /** Validates the tx fully and adds it to the pool; throws -32003 / -32000 when it is refused. */
+  async sendTx(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {
+    const { hash, ...result } = this.validator.validate(tx, claimedHash, await this.context(false));
+    if (hash !== undefined && this.pool.status(hash) !== undefined) {
+      throw refused(`tx ${toHex32(hash)} is already known`);
+    }
+    if (result.result !== 'valid') throw txRejected(result.reason);
+    const added = this.pool.add(tx, hash!, txSize(tx));
+    switch (added.kind) {
+      case 'known':
+        throw refused(`tx ${toHex32(hash!)} is already known`);
+      case 'conflict':
+        throw txRejected([
+          `Existing nullifier in a pending tx with an equal or higher priority fee (${added.with.map(toHex32).join(', ')})`,
+        ]);
+      case 'full':
+        throw refused(
+          'the mempool is full and the tx does not pay a higher priority fee than any pending tx',
+        );
+      case 'added':
+        for (const h of added.replaced) this.o.logger.info(`tx ${toHex32(h)} replaced by ${toHex32(hash!)}`);
+        for (const h of added.evicted) this.o.logger.info(`tx ${toHex32(h)} evicted: the mempool is full`);
+        this.o.logger.info(`tx ${toHex32(hash!)} accepted (priority fee ${txPriorityFee(tx.data)})`);
+        return hash!;
+    }
+  }
+
+  // ---- the sequencer's source ----------------------------------------------------------------
+
+  *pending(): Iterable<{ hash: Fr; tx: Tx }> {
+    for (const entry of this.pool.pendingInOrder()) yield { hash: entry.hash, tx: entry.tx };
+  }
+
+  reject(hash: Fr, reason: string): void {
+    this.o.logger.warn(`tx ${toHex32(hash)} dropped: ${reason}`);
+    this.pool.remove([hash]);
+  }
+
+  reverted(hash: Fr, reason: string): void {
+    this.o.env.write(() => this.revertReasons.putSync(toHex32(hash), reason));
+  }
+
+  // ---- settling with the chain ---------------------------------------------------------------
+
+  /** After a chain pass: mined / returned / dropped txs, and the fee snapshot. */
+  async afterPass(): Promise<void> {
+    const latest = this.o.chain.latestBlockNumber;
+    const tips = this.o.chain.getTips();
+    // Mined txs whose block is gone (pruned or unwound) come back; final ones leave the pool.
+    const back: Fr[] = [];
+    const final: Fr[] = [];
+    for (const entry of this.pool.minedEntries()) {
+      const effect = this.o.chain.getTxEffect(entry.hash);
+      if (!effect) back.push(entry.hash);
+      else if (effect.l2BlockNumber <= tips.finalized.block.number) final.push(entry.hash);
+    }
+    if (back.length > 0) {
+      this.pool.markPending(back);
+      this.o.logger.info(`${back.length} tx(s) of removed blocks are pending again`);
+    }
+    if (final.length > 0) this.pool.remove(final);
+    // Txs in blocks added since the last pass are mined.
+    const from = Math.min(this.settledBlock, latest) + 1;
+    for (let n = Math.max(from, 1); n <= latest; n++) {
+      const block = this.o.chain.getBlock(n);
+      if (!block) continue;
+      const hashes = block.body.txEffects
+        .map((e) => e.txHash)
+        .filter((h) => this.pool.status(h) === 'pending');
+      if (hashes.length > 0) this.pool.markMined(hashes, n);
+    }
+    this.settledBlock = latest;
+    await this.refreshFees();
+    this.evictUnincludable();
+  }
+
+  /** Drops pending txs that no block can take any more. */
+  private evictUnincludable(): void {
+    const state = this.o.worldState.at(this.o.worldState.latestBlockNumber);
+    const nextSlotStart = slotStart(this.minFees!.slot, this.o.constants);
+    const drop: { hash: Fr; why: string }[] = [];
+    for (const entry of this.pool.pendingEntries()) {
+      const { data } = entry.tx;
+      if (entry.nullifiers.some((n) => state.findLowLeaf(TreeId.NULLIFIER, n).alreadyPresent)) {
+        drop.push({ hash: entry.hash, why: 'a nullifier of it is now in the chain' });
+      } else if (data.expirationTimestamp < nextSlotStart) {
+        drop.push({ hash: entry.hash, why: 'expired' });
+      } else if (state.findLeaf(TreeId.ARCHIVE, data.constants.anchorBlockHash) === undefined) {
+        drop.push({ hash: entry.hash, why: 'its anchor block is no longer in the chain' });
+      }
+    }
+    if (drop.length === 0) return;
+    this.pool.remove(drop.map((d) => d.hash));
+    for (const d of drop) this.o.logger.info(`tx ${toHex32(d.hash)} left the mempool: ${d.why}`);
+  }
+
+  // ---- queries -------------------------------------------------------------------------------
+
+  getPendingTx(hash: Fr): Tx | undefined {
+    return this.pool.status(hash) === 'pending' ? this.pool.get(hash) : undefined;
+  }
+
+  getPendingTxs(limit: number, after?: Fr): PoolEntry[] {
+    return this.pool.getPending(limit, after);
+  }
+
+  get pendingCount(): number {
+    return this.pool.pendingCount;
+  }
+
+  getTxEffect(hash: Fr): IndexedTxEffect | undefined {
+    return this.o.chain.getTxEffect(hash);
+  }
+
+  revertReason(hash: Fr): string | undefined {
+    return this.revertReasons.get(toHex32(hash));
+  }
+
+  /** The receipt (reference-facts §3.5): mined from the chain, else pending from the pool, else dropped. */
+  getTxReceipt(hash: Fr, options: { includeTxEffect?: boolean; includePendingTx?: boolean } = {}): TxReceipt {
+    const effect = this.o.chain.getTxEffect(hash);
+    if (effect) {
+      const tips = this.o.chain.getTips();
+      const n = effect.l2BlockNumber;
+      const status: MinedStatus =
+        n <= tips.finalized.block.number
+          ? 'finalized'
+          : n <= tips.proven.block.number
+            ? 'proven'
+            : n <= tips.checkpointed.block.number
+              ? 'checkpointed'
+              : 'proposed';
+      const reverted = effect.data.revertCode !== RevertCode.OK;
+      const error = reverted ? this.revertReason(hash) : undefined;
+      return {
+        txHash: hash,
+        status,
+        executionResult: reverted ? 'reverted' : 'success',
+        ...(error !== undefined ? { error } : {}),
+        transactionFee: effect.data.transactionFee,
+        blockHash: effect.l2BlockHash,
+        blockNumber: n,
+        slotNumber: effect.slotNumber,
+        txIndexInBlock: effect.txIndexInBlock,
+        epochNumber: epochOfSlot(effect.slotNumber, this.o.constants),
+        ...(options.includeTxEffect ? { txEffect: effect.data } : {}),
+      };
+    }
+    const known = this.pool.status(hash);
+    if (known !== undefined) {
+      const tx = this.pool.get(hash);
+      return { txHash: hash, status: 'pending', ...(options.includePendingTx && tx ? { tx } : {}) };
+    }
+    return { txHash: hash, status: 'dropped', error: TX_DROPPED_ERROR };
+  }
+
+  // ---- simulation ----------------------------------------------------------------------------
+
+  /**
+   * Runs the tx on a fork of the latest state with the next block's globals (zero coinbase and
+   * fee recipient); overrides touch only the fork. A tx that cannot be included is an error.
+   */
+  async simulatePublicCalls(
+    tx: Tx,
+    skipFeeEnforcement: boolean,
+    overrides: SimulationOverrides = {},
+  ): Promise<PublicSimulationOutput> {
+    const validation = this.validator.validate(tx, undefined, await this.context(false), {
+      isSimulation: true,
+      skipFeeEnforcement,
+    });
+    if (validation.result === 'invalid') throw txRejected(validation.reason);
+    const { fees, slot } = await this.snapshot();
+    const fork = this.o.worldState.fork();
+    const writes = (overrides.publicStorage ?? []).map((w) => ({
+      slot: publicDataLeafSlot(w.contractAddress, w.slot),
+      value: w.value,
+    }));
+    if (writes.length > 0) fork.writePublicData(writes);
+    const globalVariables: GlobalVariables = {
+      chainId: BigInt(this.o.chainId),
+      version: BigInt(this.o.rollupVersion),
+      blockNumber: fork.blockNumber + 1,
+      slotNumber: slot,
+      timestamp: slotStart(slot, this.o.constants),
+      coinbase: `0x${'0'.repeat(40)}`,
+      feeRecipient: 0n,
+      gasFees: skipFeeEnforcement ? { feePerDaGas: 0n, feePerL2Gas: 0n } : fees,
+    };
+    try {
+      const result = executeTx(fork, tx, validation.hash!, globalVariables, { skipFeeEnforcement });
+      return {
+        ...(result.revertReason !== undefined ? { revertReason: result.revertReason } : {}),
+        globalVariables,
+        txEffect: result.effect,
+        publicReturnValues: result.publicReturnValues,
+        gasUsed: result.gasUsed,
+        debugLogs: [],
+      };
+    } catch (err) {
+      if (err instanceof TxExecutionError) throw txRejected([err.reason]);
+      throw err;
+    }
+  }
+
+  /** Nullifiers of pending txs (for tests and diagnostics). */
+  pendingNullifiers(): Fr[] {
+    return this.pool.pendingEntries().flatMap((e) => allNullifiers(e.tx.data));
+  }
+}

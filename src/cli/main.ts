@@ -7,6 +7,7 @@ import { envOf, flagOf, SETTINGS, type SettingKey } from '../config/settings.js'
 import { NODE_VERSION } from '../core/version.js';
 import { createLogger } from '../node/logger.js';
 import { type RunningNode, serve } from './serve.js';
+import { addTxCommand } from './tx.js';
 
 function defaultText(key: SettingKey): string {
   const spec = SETTINGS[key];
@@ -121,5 +122,6 @@ const startCmd = program
   .helpOption('-h, --help', 'List every setting with its default and environment variable');
 addSettingOptions(startCmd);
 startCmd.action((opts: Record<string, unknown>) => start(opts));
+addTxCommand(program);
 
 await program.parseAsync(process.argv);

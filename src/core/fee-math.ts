@@ -2,6 +2,8 @@
 // amortised over the mana target, scaled by a congestion multiplier and converted to fee asset.
 // Pure bigint arithmetic so the node's answers match the L1 contracts to the unit.
 
+import type { GasFees } from './block-header.js';
+
 /** Slots ahead of the current one for which min fees are predicted. */
 export const FEE_ORACLE_LAG = 2;
 /** ethPerFeeAsset is a fixed-point value: ETH per fee asset × 1e12. */
@@ -54,12 +56,6 @@ export interface ManaMinFeeComponents {
   proverCost: bigint;
   congestionCost: bigint;
   congestionMultiplier: bigint;
-}
-
-/** Min fees per gas dimension; DA gas is free under this model. */
-export interface GasFees {
-  feePerDaGas: bigint;
-  feePerL2Gas: bigint;
 }
 
 // Inputs are non-negative, so ceil(a/b) = (a + b - 1) / b.

@@ -20,6 +20,7 @@ import type { FeeOracle } from '../l1/fee-oracle.js';
 import { type PoolEntry, TxPool } from '../mempool/tx-pool.js';
 import {
   DEV_PROOF_VERIFIER,
+  TX_ERROR,
   type TxValidationResult,
   TxValidator,
   type ValidationContext,
@@ -173,9 +174,10 @@ export class TxService implements TxSource {
       case 'known':
         throw refused(`tx ${toHex32(hash!)} is already known`);
       case 'conflict':
-        throw txRejected([
-          `Existing nullifier in a pending tx with an equal or higher priority fee (${added.with.map(toHex32).join(', ')})`,
-        ]);
+        this.o.logger.info(
+          `tx ${toHex32(hash!)} refused: it spends nullifiers of ${added.with.map(toHex32).join(', ')}`,
+        );
+        throw txRejected([TX_ERROR.PENDING_NULLIFIER]);
       case 'full':
         throw refused(
           'the mempool is full and the tx does not pay a higher priority fee than any pending tx',

@@ -83,9 +83,11 @@ describe('fakeExponential', () => {
       fc.property(
         fc.bigInt({ min: 0n, max: 10n ** 12n }),
         fc.bigInt({ min: 1n, max: 10n ** 6n }),
-        fc.bigInt({ min: 0n, max: 10n ** 7n }),
-        fc.bigInt({ min: 0n, max: 10n ** 7n }),
-        (f, d, a, b) => {
+        fc.bigInt({ min: 0n, max: 50_000n }),
+        fc.bigInt({ min: 0n, max: 50_000n }),
+        (f, d, x, y) => {
+          // numerators up to 50·d keep the series short
+          const [a, b] = [(x * d) / 1_000n, (y * d) / 1_000n];
           const [lo, hi] = a <= b ? [a, b] : [b, a];
           assert.ok(fakeExponential(f, lo, d) <= fakeExponential(f, hi, d));
         },

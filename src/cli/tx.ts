@@ -1,0 +1,108 @@
+// `cairn tx`: builds a valid tx for a running node's chain and prints it, or sends it.
+//   cairn tx --account 0 --note-hashes 2 --nullifiers 1 --send
+import { type Command, InvalidArgumentError } from 'commander';
+import { NodeClient, type PublicCallSpec, prepareTx, RpcError, randomFr } from '../client/index.js';
+import { FR_MODULUS, type Fr } from '../core/field.js';
+import { devAccounts } from '../execution/dev-accounts.js';
+
+function field(text: string): Fr {
+  if (!/^(0x[0-9a-fA-F]{1,64}|[0-9]+)$/.test(text))
+    throw new InvalidArgumentError(`not a field element: ${text}`);
+  const value = BigInt(text);
+  if (value >= FR_MODULUS) throw new InvalidArgumentError(`not below the field modulus: ${text}`);
+  return value;
+}
+
+function count(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 64)
+    throw new InvalidArgumentError(`expected a count 0..64, got ${text}`);
+  return n;
+}
+
+/** `address:signature[:arg,arg…]`, e.g. `0x05:balance_of_public((Field)):0x1234`. */
+function call(phase: PublicCallSpec['phase']) {
+  return (text: string, previous: PublicCallSpec[] = []): PublicCallSpec[] => {
+    const match = /^(0x[0-9a-fA-F]+|[0-9]+):([^:\s]+\))(?::(.*))?$/.exec(text);
+    if (!match) throw new InvalidArgumentError(`expected address:signature[:arg,…], got ${text}`);
+    const args = match[3] ? match[3].split(',').map(field) : [];
+    return [...previous, { phase, contractAddress: field(match[1]!), signature: match[2]!, args }];
+  };
+}
+
+function message(text: string, previous: { recipient: string; content: Fr }[] = []) {
+  const match = /^(0x[0-9a-fA-F]{40}):(.+)$/.exec(text);
+  if (!match) throw new InvalidArgumentError(`expected <L1 address>:<content>, got ${text}`);
+  return [...previous, { recipient: match[1]!.toLowerCase(), content: field(match[2]!) }];
+}
+
+interface TxOptions {
+  rpcUrl: string;
+  account: number;
+  feePayer?: Fr;
+  noteHashes: number;
+  nullifiers: number;
+  privateLogs: number;
+  l2ToL1?: { recipient: string; content: Fr }[];
+  call?: PublicCallSpec[];
+  setupCall?: PublicCallSpec[];
+  teardownCall?: PublicCallSpec[];
+  priorityFee: Fr;
+  send?: boolean;
+}
+
+async function run(opts: TxOptions): Promise<void> {
+  const client = new NodeClient(opts.rpcUrl);
+  const feePayer = opts.feePayer ?? devAccounts(opts.account + 1)[opts.account]!.address;
+  const random = (n: number) => Array.from({ length: n }, randomFr);
+  const { hash, wire } = await prepareTx(client, {
+    feePayer,
+    noteHashes: random(opts.noteHashes),
+    nullifiers: random(opts.nullifiers),
+    privateLogs: Array.from({ length: opts.privateLogs }, () => random(4)),
+    l2ToL1Msgs: (opts.l2ToL1 ?? []).map((m) => ({ ...m, sender: feePayer })),
+    publicCalls: [...(opts.setupCall ?? []), ...(opts.call ?? []), ...(opts.teardownCall ?? [])],
+    maxPriorityFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: opts.priorityFee },
+  });
+  if (!opts.send) {
+    process.stdout.write(`${JSON.stringify(wire, null, 2)}\n`);
+    return;
+  }
+  await client.call('svc_sendTx', [wire]);
+  process.stdout.write(`${hash}\n`);
+}
+
+export function addTxCommand(program: Command): void {
+  program
+    .command('tx')
+    .description(
+      "Build a valid tx for a running node's chain (anchor block, chain id, fees) and print or send it",
+    )
+    .option('--rpc-url <url>', 'Public JSON-RPC URL of the node', 'http://127.0.0.1:8080')
+    .option('--account <index>', 'Dev account paying the fee', (t) => count(t), 0)
+    .option('--fee-payer <address>', 'Fee payer address (instead of a dev account)', field)
+    .option('--note-hashes <count>', 'Random note hashes to emit', count, 0)
+    .option('--nullifiers <count>', 'Random nullifiers besides the protocol nullifier', count, 0)
+    .option('--private-logs <count>', 'Random private logs to emit', count, 0)
+    .option('--l2-to-l1 <recipient:content>', 'An L2-to-L1 message (repeatable)', message)
+    .option('--call <address:signature[:args]>', 'An app-logic public call (repeatable)', call('app'))
+    .option('--setup-call <address:signature[:args]>', 'A setup public call (repeatable)', call('setup'))
+    .option('--teardown-call <address:signature[:args]>', 'The teardown public call', call('teardown'))
+    .option('--priority-fee <fee>', 'Max priority fee per L2 gas', field, 0n)
+    .option('--send', 'Send the tx and print its hash (default: print the tx JSON)')
+    .action(async (opts: TxOptions) => {
+      try {
+        await run(opts);
+      } catch (err) {
+        if (err instanceof RpcError) {
+          const reasons = (err.data as { reasons?: string[] } | undefined)?.reasons;
+          process.stderr.write(
+            `cairn tx: ${err.message}${reasons ? `\n  - ${reasons.join('\n  - ')}` : ''}\n`,
+          );
+        } else {
+          process.stderr.write(`cairn tx: ${(err as Error).message}\n`);
+        }
+        process.exit(1);
+      }
+    });
+}

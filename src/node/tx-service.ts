@@ -80,6 +80,9 @@ export interface TxServiceOptions {
   logger: Logger;
 }
 
+/** How many recent blocks the pool remembers having settled with. */
+const SETTLED_WINDOW = 256;
+
 const INCREASE_PUBLIC_BALANCE = functionSelector('_increase_public_balance((Field),u128)');
 
 export class TxService implements TxSource {
@@ -88,8 +91,10 @@ export class TxService implements TxSource {
   private readonly revertReasons: Database<string, string>;
   /** Min fees for the next slot, refreshed after every chain pass (L1 only changes per block). */
   private minFees: { fees: GasFees; slot: number } | undefined;
-  /** The latest block whose txs the pool has been settled with. */
-  private settledBlock = -1;
+  /** Hashes of the blocks the pool has been settled with, by number (recent ones only). */
+  private readonly settled = new Map<number, Fr>();
+  /** What the last eviction pass saw: the latest block and the next slot. */
+  private evictedAt = '';
 
   constructor(private readonly o: TxServiceOptions) {
     this.pool = TxPool.open(o.env, { maxTxCount: o.maxTxCount, maxBytes: o.maxBytes });
@@ -224,19 +229,36 @@ export class TxService implements TxSource {
       this.o.logger.info(`${back.length} tx(s) of removed blocks are pending again`);
     }
     if (final.length > 0) this.pool.remove(final);
-    // Txs in blocks added since the last pass are mined.
-    const from = Math.min(this.settledBlock, latest) + 1;
-    for (let n = Math.max(from, 1); n <= latest; n++) {
+    // Txs in blocks added since the last pass are mined. A settled block that changed (unwound and
+    // rebuilt) is settled again.
+    let from = latest + 1;
+    for (let n = latest; n >= 1 && n > latest - SETTLED_WINDOW; n--) {
+      const known = this.settled.get(n);
+      from = n;
+      if (known !== undefined && known === this.o.chain.getBlock(n)?.hash) {
+        from = n + 1;
+        break;
+      }
+    }
+    if (this.settled.size === 0) from = 1;
+    for (let n = from; n <= latest; n++) {
       const block = this.o.chain.getBlock(n);
       if (!block) continue;
       const hashes = block.body.txEffects
         .map((e) => e.txHash)
         .filter((h) => this.pool.status(h) === 'pending');
       if (hashes.length > 0) this.pool.markMined(hashes, n);
+      this.settled.set(n, block.hash);
     }
-    this.settledBlock = latest;
+    for (const n of this.settled.keys())
+      if (n > latest || n <= latest - SETTLED_WINDOW) this.settled.delete(n);
     await this.refreshFees();
-    this.evictUnincludable();
+    // Re-validation is needed only when the state or the slot moved.
+    const mark = `${latest}:${this.o.chain.getBlock(latest)?.hash}:${this.minFees!.slot}`;
+    if (mark !== this.evictedAt) {
+      this.evictedAt = mark;
+      this.evictUnincludable();
+    }
   }
 
   /** Drops pending txs that no block can take any more. */
@@ -366,10 +388,5 @@ export class TxService implements TxSource {
       if (err instanceof TxExecutionError) throw txRejected([err.reason]);
       throw err;
     }
-  }
-
-  /** Nullifiers of pending txs (for tests and diagnostics). */
-  pendingNullifiers(): Fr[] {
-    return this.pool.pendingEntries().flatMap((e) => allNullifiers(e.tx.data));
   }
 }

@@ -116,6 +116,23 @@ export class TxPool {
     return pool;
   }
 
+  /**
+   * Runs `fn` — any number of pool changes — as one durable commit (one fsync instead of one per
+   * change). If the commit fails, nothing of it is stored and the pool reloads what is.
+   */
+  batch<T>(fn: () => T): T {
+    try {
+      return this.#env.write(fn);
+    } catch (err) {
+      this.#entries.clear();
+      this.#pending.length = 0;
+      this.#byNullifier.clear();
+      this.#pendingBytes = 0;
+      this.#load();
+      throw err;
+    }
+  }
+
   #load(): void {
     let next = this.#meta.get(NEXT_ARRIVAL_KEY) ?? 0;
     for (const { key, value } of this.#txs.getRange({})) {

@@ -17,7 +17,7 @@ import { allNullifiers, type Gas, type Tx, txPriorityFee, txSize } from '../core
 import { executeTx, TxExecutionError, type TxExecutionResult } from '../execution/executor.js';
 import { publicDataLeafSlot } from '../execution/public-storage.js';
 import type { FeeOracle } from '../l1/fee-oracle.js';
-import { type PoolEntry, TxPool } from '../mempool/tx-pool.js';
+import { type AddResult, type PoolEntry, TxPool } from '../mempool/tx-pool.js';
 import {
   DEV_PROOF_VERIFIER,
   TX_ERROR,
@@ -91,6 +91,14 @@ export class TxService implements TxSource {
   private readonly revertReasons: Database<string, string>;
   /** Min fees for the next slot, refreshed after every chain pass (L1 only changes per block). */
   private minFees: { fees: GasFees; slot: number } | undefined;
+  /** Validated txs waiting for the next group commit to the pool. */
+  private readonly admissions: {
+    tx: Tx;
+    hash: Fr;
+    size: number;
+    resolve: (result: AddResult) => void;
+    reject: (err: unknown) => void;
+  }[] = [];
   /** Hashes of the blocks the pool has been settled with, by number (recent ones only). */
   private readonly settled = new Map<number, Fr>();
   /** What the last eviction pass saw: the latest block and the next slot. */
@@ -174,7 +182,7 @@ export class TxService implements TxSource {
       throw refused(`tx ${toHex32(hash)} is already known`);
     }
     if (result.result !== 'valid') throw txRejected(result.reason);
-    const added = this.pool.add(tx, hash!, txSize(tx));
+    const added = await this.admit(tx, hash!, txSize(tx));
     switch (added.kind) {
       case 'known':
         throw refused(`tx ${toHex32(hash!)} is already known`);
@@ -193,6 +201,29 @@ export class TxService implements TxSource {
         this.o.logger.info(`tx ${toHex32(hash!)} accepted (priority fee ${txPriorityFee(tx.data)})`);
         return hash!;
     }
+  }
+
+  /**
+   * Adds a validated tx to the pool. Adds arriving in the same turn of the event loop are committed
+   * together — one fsync for all — and each sendTx answers only once its tx is on disk.
+   */
+  private admit(tx: Tx, hash: Fr, size: number): Promise<AddResult> {
+    return new Promise((resolve, reject) => {
+      this.admissions.push({ tx, hash, size, resolve, reject });
+      if (this.admissions.length === 1) setImmediate(() => this.flushAdmissions());
+    });
+  }
+
+  private flushAdmissions(): void {
+    const batch = this.admissions.splice(0);
+    let results: AddResult[];
+    try {
+      results = this.pool.batch(() => batch.map((a) => this.pool.add(a.tx, a.hash, a.size)));
+    } catch (err) {
+      for (const a of batch) a.reject(err);
+      return;
+    }
+    batch.forEach((a, i) => a.resolve(results[i]!));
   }
 
   // ---- the sequencer's source ----------------------------------------------------------------

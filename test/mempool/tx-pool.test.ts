@@ -441,6 +441,33 @@ describe('TxPool persistence', () => {
     assert.equal(reopened.status(a.hash), 'pending');
     await env.close();
   });
+
+  test('a batch commits all its changes at once, or none of them', async () => {
+    const env = freshEnv();
+    const pool = TxPool.open(env, UNLIMITED);
+    const [a, b, c] = [freshTx(1n), freshTx(2n), freshTx(3n)];
+    const results = pool.batch(() => [add(pool, a), add(pool, b)]);
+    assert.deepEqual(
+      results.map((r) => r.kind),
+      ['added', 'added'],
+    );
+    assert.throws(
+      () =>
+        pool.batch(() => {
+          addOk(pool, c);
+          pool.markMined([a.hash], 1);
+          throw new Error('stop');
+        }),
+      /stop/,
+    );
+    // The failed batch left nothing, in memory or on disk.
+    assert.equal(pool.status(c.hash), undefined);
+    assert.equal(pool.status(a.hash), 'pending');
+    assert.deepEqual(hashes(pool.pendingInOrder()), [b.hash, a.hash]);
+    const reopened = TxPool.open(env, UNLIMITED);
+    assert.deepEqual(hashes(reopened.pendingInOrder()), [b.hash, a.hash]);
+    await env.close();
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

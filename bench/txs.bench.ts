@@ -1,0 +1,316 @@
+// Sustained tx throughput on a real `cairn start` process with the manual clock: N txs (2 note
+// hashes, 2 nullifiers — the protocol one plus one more — and the fee payment, from the 10 dev
+// accounts in turn) are built up front, then
+//   admission: sent with svc_sendTx, CONCURRENCY requests in flight (and again, N more, as
+//              JSON-RPC batches of BATCH requests, BATCH_CONCURRENCY batches in flight);
+//   building:  svcDev_advanceToSlot, slot after slot, until the mempool is empty (each call
+//              mines L1, builds and applies the checkpoint's block, proposes it to L1 and syncs
+//              it back; a checkpoint holds what fits its mana limit, about 400 such txs);
+// and every tx is checked to be in a block with executionResult success. Prints:
+//   BENCH txs-send[-batch] txs_per_s=<n> p50_ms=<n> p99_ms=<n> n=<n> ...
+//   BENCH txs-build[-batch] txs_per_s=<n> slots=<n> ms_per_slot=<n> n=<n>
+//   BENCH txs-sustained[-batch] txs_per_s=<n> n=<n>
+//   BENCH txs-empty-slot ms_per_slot=<n> slots=<n>   (the fixed cost of a slot: L1, proposal, sync)
+//   npm run build && node --import tsx bench/txs.bench.ts
+// BENCH_TXS (2000), BENCH_CONCURRENCY (16), BENCH_BATCH (50), BENCH_BATCH_CONCURRENCY (2) change
+// the shape; BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof and writes its profile there.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildTx, devAccounts, NodeClient, prepareTx, randomFr, toWire } from '../src/client/index.js';
+import { CAIRN_BIN } from '../test/helpers/process.js';
+
+const N = Number(process.env.BENCH_TXS ?? 2000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const BATCH = Number(process.env.BENCH_BATCH ?? 50);
+const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 2);
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
+const MAX_TXS_PER_BLOCK = 500;
+/** Max fees per gas as a multiple of the min fees: room for the congestion the bench causes. */
+const FEE_HEADROOM = 10n;
+/** Receipts checked one by one (every tx is also found in a block body). */
+const RECEIPT_SAMPLE = 100;
+
+interface RpcReply {
+  id?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+}
+interface Moved {
+  l1BlockNumber: string;
+  l2BlockNumber: number;
+  slot?: number;
+}
+interface BlockResponse {
+  number: number;
+  checkpointNumber: number;
+  body?: { txEffects: { txHash: string; revertCode: number }[] };
+}
+interface Receipt {
+  txHash: string;
+  status: string;
+  executionResult?: string;
+  blockNumber?: number;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] ?? Number.NaN;
+const fmt = (x: number, digits = 1) => x.toFixed(digits);
+
+async function post(url: string, body: string): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
+}
+
+async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const reply = (await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))) as RpcReply;
+  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+  return reply.result as T;
+}
+
+/**
+ * Starts `node [nodeFlags] cairn start --ephemeral --port 0 --admin-port 0 --ready-file … <args>`
+ * (test/helpers/process.ts's startCairn, plus Node flags — --cpu-prof is not allowed in NODE_OPTIONS).
+ */
+async function startNode(args: string[], nodeFlags: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-txs-'));
+  const readyFile = join(dir, 'ready.json');
+  const child = spawn(process.execPath, [
+    ...nodeFlags,
+    CAIRN_BIN,
+    'start',
+    '--ephemeral',
+    '--port',
+    '0',
+    '--admin-port',
+    '0',
+    '--ready-file',
+    readyFile,
+    ...args,
+  ]);
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(readyFile)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`cairn did not become ready (exit ${child.exitCode}):\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const urls = JSON.parse(readFileSync(readyFile, 'utf8')) as { public: string; admin: string };
+  return {
+    publicUrl: urls.public,
+    adminUrl: urls.admin,
+    output: () => output,
+    /** SIGTERM, then the exit code once it has exited. */
+    async stop(): Promise<number | null> {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const code = await exited;
+      rmSync(dir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** Runs `jobs` with at most `limit` in flight. */
+async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, jobs.length) }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await jobs[i]!();
+      }
+    }),
+  );
+  return out;
+}
+
+const node = await startNode(
+  [
+    '--clock',
+    'manual',
+    '--log-level',
+    'warn',
+    '--max-txs-per-block',
+    String(MAX_TXS_PER_BLOCK),
+    '--max-blocks-per-checkpoint',
+    '1',
+  ],
+  CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [],
+);
+let failed = false;
+try {
+  const client = new NodeClient(node.publicUrl);
+  const pub = <T>(method: string, params: unknown[] = []) => rpc<T>(node.publicUrl, method, params);
+  const dev = (method: string, params: unknown[] = []) => rpc<Moved>(node.adminUrl, method, params);
+
+  let moved = await dev('svcDev_advanceToSlot', [1]); // block 1: a chain the txs anchor on
+  let slot = moved.slot!;
+
+  // ---- build the txs (not timed): chain parameters fetched once, then buildTx locally ---------
+  const accounts = devAccounts(10);
+  const buildStarted = performance.now();
+  const first = await prepareTx(client, {
+    feePayer: accounts[0]!.address,
+    noteHashes: [randomFr(), randomFr()],
+    nullifiers: [randomFr()],
+    feeHeadroom: FEE_HEADROOM,
+  });
+  const { constants, expirationTimestamp } = first.tx.data;
+  const build = (i: number) =>
+    buildTx({
+      feePayer: accounts[i % accounts.length]!.address,
+      noteHashes: [randomFr(), randomFr()],
+      nullifiers: [randomFr()],
+      anchorBlockHash: constants.anchorBlockHash,
+      chainId: constants.chainId,
+      version: constants.version,
+      expirationTimestamp,
+      maxFeesPerGas: constants.gasSettings.maxFeesPerGas,
+    }).tx;
+  const makeSet = (offset: number) =>
+    Array.from({ length: N }, (_, i) => {
+      const wire = i === 0 && offset === 0 ? first.wire : toWire(build(offset + i));
+      return { hash: (wire.txHash as string).toLowerCase(), wire };
+    });
+  const singles = makeSet(0);
+  const batched = makeSet(N);
+  const gas = first.tx.data.gasUsed;
+  log(
+    `built ${2 * N} txs in ${fmt(performance.now() - buildStarted, 0)} ms (l2Gas ${gas.l2Gas}, daGas ${gas.daGas} each; max fees ${constants.gasSettings.maxFeesPerGas.feePerL2Gas}/${constants.gasSettings.maxFeesPerGas.feePerDaGas} per l2/da gas)`,
+  );
+  // Request bodies are serialized up front too: what is timed is the node's work.
+  const singleBodies = singles.map((t, i) =>
+    JSON.stringify({ jsonrpc: '2.0', id: i, method: 'svc_sendTx', params: [t.wire] }),
+  );
+  const batchBodies: string[] = [];
+  for (let i = 0; i < N; i += BATCH) {
+    batchBodies.push(
+      JSON.stringify(
+        batched
+          .slice(i, i + BATCH)
+          .map((t, j) => ({ jsonrpc: '2.0', id: i + j, method: 'svc_sendTx', params: [t.wire] })),
+      ),
+    );
+  }
+
+  /** Sends the bodies, `limit` in flight; every reply must be a success. */
+  const admit = async (name: string, bodies: string[], limit: number, perBody: number) => {
+    const latencies: number[] = [];
+    const errors: string[] = [];
+    const started = performance.now();
+    await pool(
+      bodies.map((body) => async () => {
+        const t0 = performance.now();
+        const reply = await post(node.publicUrl, body);
+        latencies.push(performance.now() - t0);
+        for (const r of (Array.isArray(reply) ? reply : [reply]) as RpcReply[]) {
+          if (r.error)
+            errors.push(`${r.error.code} ${r.error.message} ${JSON.stringify(r.error.data ?? '')}`);
+        }
+      }),
+      limit,
+    );
+    const ms = performance.now() - started;
+    if (errors.length > 0) throw new Error(`${name}: ${errors.length} sendTx errors, first: ${errors[0]}`);
+    const pending = await pub<number>('svc_getPendingTxCount');
+    if (pending !== N) throw new Error(`${name}: ${pending} pending txs after sending ${N}`);
+    const n = bodies.length * perBody;
+    console.log(
+      `BENCH ${name} txs_per_s=${Math.round(n / (ms / 1000))} p50_ms=${fmt(percentile(latencies, 0.5))} p99_ms=${fmt(percentile(latencies, 0.99))} n=${N} in_flight=${limit}${perBody > 1 ? ` batch=${perBody}` : ''}`,
+    );
+    return ms;
+  };
+
+  /** Advances slot by slot until the mempool is empty; checks every tx landed successfully. */
+  const buildAll = async (name: string, txs: { hash: string }[]) => {
+    const firstBlock = moved.l2BlockNumber + 1;
+    const perSlot: { ms: number; mined: number }[] = [];
+    let pending = await pub<number>('svc_getPendingTxCount');
+    while (pending > 0) {
+      if (perSlot.length > 4 * Math.ceil(N / 100) + 10)
+        throw new Error(`${name}: ${pending} txs never mined`);
+      const t0 = performance.now();
+      moved = await dev('svcDev_advanceToSlot', [++slot]);
+      const ms = performance.now() - t0;
+      const left = await pub<number>('svc_getPendingTxCount');
+      perSlot.push({ ms, mined: pending - left });
+      pending = left;
+    }
+    const ms = perSlot.reduce((s, p) => s + p.ms, 0);
+    log(
+      `${name}: ${perSlot.map((p) => `${p.mined} txs in ${fmt(p.ms, 0)} ms`).join(', ')} (up to block ${moved.l2BlockNumber})`,
+    );
+
+    // Every tx is in a block body, with no revert; a sample of receipts says success too.
+    const wanted = new Set(txs.map((t) => t.hash));
+    let found = 0;
+    const blockSizes: number[] = [];
+    for (let b = firstBlock; b <= moved.l2BlockNumber; b++) {
+      const block = await pub<BlockResponse>('svc_getBlock', [b, { includeTransactions: true }]);
+      const effects = block.body?.txEffects ?? [];
+      blockSizes.push(effects.length);
+      for (const e of effects) {
+        if (!wanted.has(e.txHash.toLowerCase())) continue;
+        if (e.revertCode !== 0) throw new Error(`${name}: tx ${e.txHash} reverted (code ${e.revertCode})`);
+        found++;
+      }
+    }
+    if (found !== N) throw new Error(`${name}: ${found} of ${N} txs found in blocks ${firstBlock}..`);
+    for (let i = 0; i < RECEIPT_SAMPLE; i++) {
+      const t = txs[Math.floor((i * txs.length) / RECEIPT_SAMPLE)]!;
+      const r = await pub<Receipt>('svc_getTxReceipt', [t.hash]);
+      if (r.executionResult !== 'success' || r.status === 'pending' || r.status === 'dropped') {
+        throw new Error(`${name}: receipt of ${t.hash}: ${JSON.stringify(r)}`);
+      }
+    }
+    log(
+      `${name}: all ${N} txs in blocks (txs per block: ${blockSizes.join(', ')}); ${RECEIPT_SAMPLE} receipts ok`,
+    );
+    console.log(
+      `BENCH ${name} txs_per_s=${Math.round(N / (ms / 1000))} slots=${perSlot.length} ms_per_slot=${Math.round(ms / perSlot.length)} max_txs_per_slot=${Math.max(...perSlot.map((p) => p.mined))} n=${N}`,
+    );
+    return ms;
+  };
+
+  const sendMs = await admit('txs-send', singleBodies, CONCURRENCY, 1);
+  const buildMs = await buildAll('txs-build', singles);
+  console.log(`BENCH txs-sustained txs_per_s=${Math.round(N / ((sendMs + buildMs) / 1000))} n=${N}`);
+
+  const batchSendMs = await admit('txs-send-batch', batchBodies, BATCH_CONCURRENCY, BATCH);
+  const batchBuildMs = await buildAll('txs-build-batch', batched);
+  console.log(
+    `BENCH txs-sustained-batch txs_per_s=${Math.round(N / ((batchSendMs + batchBuildMs) / 1000))} n=${N}`,
+  );
+
+  // The fixed cost of a slot with nothing to build: L1 mining, an empty block, proposal, sync.
+  const empty: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const t0 = performance.now();
+    moved = await dev('svcDev_advanceToSlot', [++slot]);
+    empty.push(performance.now() - t0);
+  }
+  console.log(
+    `BENCH txs-empty-slot ms_per_slot=${Math.round(empty.reduce((s, x) => s + x, 0) / empty.length)} slots=${empty.length}`,
+  );
+} catch (err) {
+  failed = true;
+  log(`txs bench failed: ${(err as Error).stack ?? err}`);
+} finally {
+  const code = await node.stop();
+  if (code !== 0) {
+    failed = true;
+    log(`cairn exited with ${code}:\n${node.output().slice(-4000)}`);
+  }
+}
+process.exit(failed ? 1 : 0);

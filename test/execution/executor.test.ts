@@ -1,0 +1,821 @@
+// Native tx execution on a fork of a funded world state: fees, reverts by phase, the protocol
+// contracts, public storage and its journal, dev accounts — and a property test of fee payment
+// against a simple balance model.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { poseidon2Hash as refPoseidon2Hash } from '@zkpassport/poseidon2';
+import fc from 'fast-check';
+import { RevertCode } from '../../src/core/block.js';
+import { emptyGlobalVariables, type GasFees, type GlobalVariables } from '../../src/core/block-header.js';
+import type { Fr } from '../../src/core/field.js';
+import { functionSelector } from '../../src/core/hash/index.js';
+import { l2ToL1MessageLeaf } from '../../src/core/out-hash.js';
+import { computePrivateGasUsed, type Tx } from '../../src/core/tx.js';
+import { buildTx, PUBLIC_CALL_GAS_ALLOWANCE, type TxSpec } from '../../src/core/tx-builder.js';
+import {
+  DEV_ACCOUNT_BALANCE,
+  devAccounts,
+  devAccountsGenesisData,
+} from '../../src/execution/dev-accounts.js';
+import { executeTx, TxExecutionError, type TxExecutionResult } from '../../src/execution/executor.js';
+import {
+  FEE_JUICE_BALANCES_SLOT,
+  feeJuiceBalanceSlot,
+  PublicCallRevert,
+  runPublicCall,
+} from '../../src/execution/protocol-contracts.js';
+import {
+  mapStorageSlot,
+  PUBLIC_LEAF_SLOT_SEPARATOR,
+  PUBLIC_STORAGE_MAP_SLOT_SEPARATOR,
+  PublicStateJournal,
+  publicDataLeafSlot,
+  readPublicData,
+} from '../../src/execution/public-storage.js';
+import { applyTxEffect } from '../../src/sequencer/block-builder.js';
+import { openEnvironment } from '../../src/store/environment.js';
+import { genesisBlockHashOf, TreeId, WorldState, type WorldStateFork } from '../../src/world-state/index.js';
+
+const FEE_JUICE = 5n;
+const INCREASE = '_increase_public_balance((Field),u128)';
+const BALANCE_OF = 'balance_of_public((Field))';
+const CHECK_BALANCE = 'check_balance(u128)';
+/** A contract cairn cannot execute: any call to it reverts. */
+const UNSUPPORTED = 0x999n;
+const RECIPIENT_L1 = `0x${'12'.repeat(20)}`;
+
+const accounts = devAccounts(3);
+const [alice, bob, carol] = accounts.map((a) => a.address) as [Fr, Fr, Fr];
+const FEE_RECIPIENT = 0xfee0n;
+const UNFUNDED = 0xdeadn;
+/** Gas of the minimal private tx (one nullifier): L2 440000 + 16000, DA 96 + 32. */
+const MIN_L2 = 456_000;
+const MIN_DA = 128;
+/** Exactly the fee of a minimal private tx at 7 per L2 gas. */
+const POOR = 0xb00n;
+const POOR_BALANCE = BigInt(MIN_L2) * 7n;
+/** One unit short of it. */
+const POORER = 0xb01n;
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-executor-test-'));
+let ws: WorldState;
+let nullifierSeed = 0x100_000n;
+const fresh = () => nullifierSeed++;
+
+before(async () => {
+  ws = await WorldState.open(openEnvironment(dir, 'world-state'), {
+    historyBlocks: 0,
+    genesisPublicData: [
+      ...devAccountsGenesisData(accounts),
+      { slot: feeJuiceBalanceSlot(POOR), value: POOR_BALANCE },
+      { slot: feeJuiceBalanceSlot(POORER), value: POOR_BALANCE - 1n },
+    ],
+    genesisBlockHash: genesisBlockHashOf,
+  });
+});
+after(async () => {
+  await ws.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const globals = (gasFees: GasFees = { feePerDaGas: 0n, feePerL2Gas: 7n }, feeRecipient = FEE_RECIPIENT) =>
+  ({
+    ...emptyGlobalVariables(),
+    chainId: 31337n,
+    version: 1n,
+    blockNumber: 1,
+    slotNumber: 1,
+    timestamp: 1_700_000_000n,
+    gasFees,
+    feeRecipient,
+  }) satisfies GlobalVariables;
+
+const spec = (over: Partial<TxSpec> = {}): TxSpec => ({
+  feePayer: alice,
+  anchorBlockHash: 1n,
+  chainId: 31337,
+  version: 1,
+  expirationTimestamp: 2n ** 40n,
+  maxFeesPerGas: { feePerDaGas: 100n, feePerL2Gas: 100n },
+  protocolNullifier: fresh(),
+  ...over,
+});
+
+const balanceOf = (reader: WorldStateFork, owner: Fr) => readPublicData(reader, feeJuiceBalanceSlot(owner));
+
+/** Executes and applies one tx on `fork`. */
+function run(
+  fork: WorldStateFork,
+  over: Partial<TxSpec> = {},
+  g: GlobalVariables = globals(),
+  options?: { skipFeeEnforcement?: boolean },
+): TxExecutionResult & { tx: Tx } {
+  const { tx, hash } = buildTx(spec(over));
+  const result = executeTx(fork, tx, hash, g, options);
+  assert.equal(result.txHash, hash);
+  assert.equal(result.effect.txHash, hash);
+  applyTxEffect(fork, result.effect);
+  return { ...result, tx };
+}
+
+const rejects = (fn: () => unknown, reason: string | RegExp) =>
+  assert.throws(fn, (err: unknown) => {
+    assert.ok(err instanceof TxExecutionError, `expected a TxExecutionError, got ${err}`);
+    if (typeof reason === 'string') assert.equal(err.reason, reason);
+    else assert.match(err.reason, reason);
+    assert.equal(err.message, err.reason);
+    return true;
+  });
+
+const increaseCall = (to: Fr, amount: bigint, over: Record<string, unknown> = {}) => ({
+  contractAddress: FEE_JUICE,
+  signature: INCREASE,
+  args: [to, amount],
+  msgSender: FEE_JUICE,
+  ...over,
+});
+const failingCall = (over: Record<string, unknown> = {}) => ({
+  contractAddress: UNSUPPORTED,
+  selector: 1,
+  ...over,
+});
+
+describe('executeTx: fees', () => {
+  test('a private tx pays billed gas × (fee + priority fee) from the payer to the fee recipient', () => {
+    const fork = ws.fork();
+    const r = run(
+      fork,
+      {
+        noteHashes: [0x42n],
+        maxFeesPerGas: { feePerDaGas: 5n, feePerL2Gas: 100n },
+        maxPriorityFeesPerGas: { feePerDaGas: 1n, feePerL2Gas: 2n },
+      },
+      globals({ feePerDaGas: 2n, feePerL2Gas: 7n }),
+    );
+    // Gas: DA 96 + 2*32 = 160; L2 440000 + 16000 + 9200 = 465200. Effective fees: 3 and 9.
+    const gas = { daGas: 160, l2Gas: 465_200 };
+    assert.deepEqual(r.tx.data.gasUsed, gas);
+    assert.deepEqual(r.gasUsed, {
+      totalGas: gas,
+      teardownGas: { daGas: 0, l2Gas: 0 },
+      publicGas: { daGas: 0, l2Gas: 0 },
+      billedGas: gas,
+    });
+    const fee = 160n * 3n + 465_200n * 9n;
+    assert.equal(r.effect.transactionFee, fee);
+    assert.equal(r.effect.revertCode, RevertCode.OK);
+    assert.equal(r.revertReason, undefined);
+    assert.deepEqual(r.effect.publicDataWrites, [
+      { leafSlot: feeJuiceBalanceSlot(alice), value: DEV_ACCOUNT_BALANCE - fee },
+      { leafSlot: feeJuiceBalanceSlot(FEE_RECIPIENT), value: fee },
+    ]);
+    assert.equal(balanceOf(fork, alice), DEV_ACCOUNT_BALANCE - fee);
+    assert.equal(balanceOf(fork, FEE_RECIPIENT), fee);
+    // The committed state is untouched.
+    assert.equal(balanceOf(ws.at(0) as WorldStateFork, alice), DEV_ACCOUNT_BALANCE);
+  });
+
+  test('the effective fee per gas is capped by the max fee per gas', () => {
+    const fork = ws.fork();
+    const r = run(
+      fork,
+      {
+        maxFeesPerGas: { feePerDaGas: 2n, feePerL2Gas: 8n },
+        maxPriorityFeesPerGas: { feePerDaGas: 1n, feePerL2Gas: 2n },
+      },
+      globals({ feePerDaGas: 2n, feePerL2Gas: 7n }),
+    );
+    // DA: min(2, 2 + 1) = 2; L2: min(8, 7 + 2) = 8.
+    const fee = BigInt(MIN_DA) * 2n + BigInt(MIN_L2) * 8n;
+    assert.equal(r.effect.transactionFee, fee);
+    assert.equal(balanceOf(fork, alice), DEV_ACCOUNT_BALANCE - fee);
+    assert.equal(balanceOf(fork, FEE_RECIPIENT), fee);
+  });
+
+  test('fees add up at the recipient over several txs; a payer that is the recipient keeps its balance', () => {
+    const fork = ws.fork();
+    const a = run(fork, { feePayer: alice });
+    const b = run(fork, { feePayer: bob, noteHashes: [1n, 2n] });
+    assert.equal(balanceOf(fork, FEE_RECIPIENT), a.effect.transactionFee + b.effect.transactionFee);
+    const c = run(fork, { feePayer: carol }, globals(undefined, carol));
+    assert.ok(c.effect.transactionFee > 0n);
+    assert.equal(balanceOf(fork, carol), DEV_ACCOUNT_BALANCE);
+  });
+
+  test('public calls are billed (start-up + writes) and teardown at its limit', () => {
+    const fork = ws.fork();
+    const r = run(fork, {
+      feePayer: bob,
+      publicCalls: [
+        { contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob] },
+        { phase: 'teardown', contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob] },
+      ],
+    });
+    const priv = r.tx.data.gasUsed;
+    assert.deepEqual(priv, computePrivateGasUsed(r.tx.data));
+    assert.equal(priv.l2Gas, 540_000 + 16_000);
+    // Each call: 20000 L2 start-up, no writes.
+    assert.deepEqual(r.gasUsed.publicGas, { daGas: 0, l2Gas: 40_000 });
+    assert.deepEqual(r.gasUsed.teardownGas, { daGas: 0, l2Gas: 20_000 });
+    assert.deepEqual(r.gasUsed.totalGas, { daGas: priv.daGas, l2Gas: priv.l2Gas + 40_000 });
+    const billed = {
+      daGas: priv.daGas + PUBLIC_CALL_GAS_ALLOWANCE.daGas,
+      l2Gas: priv.l2Gas + 20_000 + PUBLIC_CALL_GAS_ALLOWANCE.l2Gas,
+    };
+    assert.deepEqual(r.gasUsed.billedGas, billed);
+    assert.equal(r.effect.transactionFee, BigInt(billed.l2Gas) * 7n);
+    assert.equal(balanceOf(fork, bob), DEV_ACCOUNT_BALANCE - r.effect.transactionFee);
+  });
+
+  test('a public write costs 16000 L2 and 64 DA gas', () => {
+    const fork = ws.fork();
+    const r = run(fork, { publicCalls: [increaseCall(0x77n, 10n)] });
+    assert.deepEqual(r.gasUsed.publicGas, { daGas: 64, l2Gas: 36_000 });
+    assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x77n)), 10n);
+  });
+
+  test('a payer with exactly the fee can pay it; one unit short cannot', () => {
+    const fork = ws.fork();
+    const r = run(fork, { feePayer: POOR });
+    assert.equal(r.effect.transactionFee, POOR_BALANCE);
+    assert.equal(balanceOf(fork, POOR), 0n);
+    const again = buildTx(spec({ feePayer: POOR }));
+    rejects(() => executeTx(fork, again.tx, again.hash, globals()), 'Insufficient fee payer balance');
+    const short = buildTx(spec({ feePayer: POORER }));
+    rejects(() => executeTx(fork, short.tx, short.hash, globals()), 'Insufficient fee payer balance');
+    const none = buildTx(spec({ feePayer: UNFUNDED }));
+    rejects(() => executeTx(fork, none.tx, none.hash, globals()), 'Insufficient fee payer balance');
+  });
+
+  test('a setup claim funds the fee of the same tx', () => {
+    const fork = ws.fork();
+    const payer = 0xc1a1n;
+    const claim = 10n ** 9n;
+    const r = run(fork, { feePayer: payer, publicCalls: [increaseCall(payer, claim, { phase: 'setup' })] });
+    assert.ok(r.effect.transactionFee > 0n);
+    assert.equal(balanceOf(fork, payer), claim - r.effect.transactionFee);
+    assert.deepEqual(r.effect.publicDataWrites, [
+      { leafSlot: feeJuiceBalanceSlot(payer), value: claim - r.effect.transactionFee },
+      { leafSlot: feeJuiceBalanceSlot(FEE_RECIPIENT), value: r.effect.transactionFee },
+    ]);
+  });
+
+  test('skipFeeEnforcement charges nothing and does not need a balance', () => {
+    const fork = ws.fork();
+    const r = run(fork, { feePayer: UNFUNDED }, globals(), { skipFeeEnforcement: true });
+    assert.equal(r.effect.transactionFee, 0n);
+    assert.deepEqual(r.effect.publicDataWrites, []);
+    const r2 = run(fork, { feePayer: alice }, globals(), { skipFeeEnforcement: true });
+    assert.equal(r2.effect.transactionFee, 0n);
+    assert.equal(balanceOf(fork, alice), DEV_ACCOUNT_BALANCE);
+    assert.equal(balanceOf(fork, FEE_RECIPIENT), 0n);
+  });
+});
+
+describe('executeTx: txs that cannot be included', () => {
+  test('an existing nullifier throws (genesis prefill and an earlier tx on the fork)', () => {
+    const fork = ws.fork();
+    const a = buildTx(spec({ nullifiers: [5n] }));
+    rejects(() => executeTx(fork, a.tx, a.hash, globals()), 'Existing nullifier');
+    const b = buildTx(spec({ protocolNullifier: 127n }));
+    rejects(() => executeTx(fork, b.tx, b.hash, globals()), 'Existing nullifier');
+    const n = fresh();
+    run(fork, { nullifiers: [n] });
+    const c = buildTx(spec({ nullifiers: [n] }));
+    rejects(() => executeTx(fork, c.tx, c.hash, globals()), 'Existing nullifier');
+    // In the committed state it is still new.
+    const committed = ws.fork();
+    executeTx(committed, c.tx, c.hash, globals());
+  });
+
+  test('a nullifier twice in the tx throws', () => {
+    const fork = ws.fork();
+    const n = fresh();
+    const a = buildTx(spec({ nullifiers: [n, n] }));
+    rejects(() => executeTx(fork, a.tx, a.hash, globals()), 'Duplicate nullifier in tx');
+    const m = fresh();
+    const b = buildTx(spec({ protocolNullifier: m, nullifiers: [m] }));
+    rejects(() => executeTx(fork, b.tx, b.hash, globals()), 'Duplicate nullifier in tx');
+  });
+
+  test('calldata that does not match the calls in number throws', () => {
+    const fork = ws.fork();
+    const { tx, hash } = buildTx(
+      spec({ publicCalls: [{ contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [1n] }] }),
+    );
+    rejects(
+      () => executeTx(fork, { ...tx, publicFunctionCalldata: [] }, hash, globals()),
+      'Wrong number of calldata for public calls',
+    );
+  });
+
+  test('a failing setup call throws', () => {
+    const fork = ws.fork();
+    for (const call of [
+      failingCall({ phase: 'setup' }),
+      // Only Fee Juice itself may call _increase_public_balance.
+      increaseCall(alice, 1n, { phase: 'setup', msgSender: alice }),
+    ]) {
+      const { tx, hash } = buildTx(spec({ publicCalls: [call] }));
+      rejects(() => executeTx(fork, tx, hash, globals()), /^Setup call reverted: /);
+    }
+  });
+});
+
+describe('executeTx: reverts', () => {
+  const sideEffects = (): Partial<TxSpec> => ({
+    nonRevertible: {
+      noteHashes: [0xa1n],
+      nullifiers: [0xa2_0000n + fresh()],
+      privateLogs: [[0xa3n]],
+      l2ToL1Msgs: [{ recipient: RECIPIENT_L1, content: 0xa4n, sender: 0xa5n }],
+    },
+    noteHashes: [0xb1n],
+    nullifiers: [0xb2_0000n + fresh()],
+    privateLogs: [[0xb3n, 0xb4n]],
+    l2ToL1Msgs: [{ recipient: RECIPIENT_L1, content: 0xb4n, sender: 0xb5n }],
+    contractClassLogs: [{ contractAddress: 3n, fields: [0xb6n] }],
+  });
+
+  test('without a revert, both parts go into the effect', () => {
+    const fork = ws.fork();
+    const r = run(fork, { ...sideEffects(), publicCalls: [increaseCall(0x5150n, 1000n)] });
+    const d = r.tx.data;
+    assert.equal(r.effect.revertCode, RevertCode.OK);
+    assert.deepEqual(r.effect.noteHashes, [0xa1n, 0xb1n]);
+    assert.deepEqual(r.effect.nullifiers, [...d.nonRevertible.nullifiers, ...d.revertible.nullifiers]);
+    assert.deepEqual(r.effect.privateLogs, [...d.nonRevertible.privateLogs, ...d.revertible.privateLogs]);
+    assert.equal(r.effect.l2ToL1Msgs.length, 2);
+    assert.equal(r.effect.contractClassLogs.length, 1);
+    assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5150n)), 1000n);
+  });
+
+  test('a failing app-logic call reverts: revertible effects and app writes dropped, fee still charged', () => {
+    const fork = ws.fork();
+    const credited = 0x5151n;
+    const r = run(fork, {
+      ...sideEffects(),
+      publicCalls: [increaseCall(credited, 1000n), failingCall()],
+    });
+    const d = r.tx.data;
+    assert.equal(r.effect.revertCode, RevertCode.REVERTED);
+    assert.match(
+      r.revertReason!,
+      /^App logic reverted: public execution of contract 0x0+999 is not supported/,
+    );
+    assert.deepEqual(r.effect.noteHashes, [0xa1n]);
+    assert.deepEqual(r.effect.nullifiers, d.nonRevertible.nullifiers);
+    assert.deepEqual(r.effect.privateLogs, d.nonRevertible.privateLogs);
+    assert.deepEqual(r.effect.l2ToL1Msgs, [
+      l2ToL1MessageLeaf({
+        sender: 0xa5n,
+        recipient: RECIPIENT_L1,
+        content: 0xa4n,
+        rollupVersion: 1n,
+        chainId: 31337n,
+      }),
+    ]);
+    assert.deepEqual(r.effect.contractClassLogs, []);
+    // The credit of the first (successful) app call is rolled back.
+    const creditedSlot = feeJuiceBalanceSlot(credited);
+    assert.ok(!r.effect.publicDataWrites.some((w) => w.leafSlot === creditedSlot));
+    assert.equal(readPublicData(fork, creditedSlot), 0n);
+    // The fee: private gas + both calls' gas (the rolled-back write included), at 7 per L2 gas.
+    assert.deepEqual(r.gasUsed.publicGas, { daGas: 64, l2Gas: 20_000 + 16_000 + 20_000 });
+    const billed = r.gasUsed.billedGas;
+    assert.deepEqual(billed, { daGas: d.gasUsed.daGas + 64, l2Gas: d.gasUsed.l2Gas + 56_000 });
+    assert.equal(r.effect.transactionFee, BigInt(billed.l2Gas) * 7n);
+    assert.deepEqual(r.effect.publicDataWrites, [
+      { leafSlot: feeJuiceBalanceSlot(alice), value: DEV_ACCOUNT_BALANCE - r.effect.transactionFee },
+      { leafSlot: feeJuiceBalanceSlot(FEE_RECIPIENT), value: r.effect.transactionFee },
+    ]);
+    // The revertible nullifier is not in the tree: a later tx may use it.
+    assert.equal(fork.findLowLeaf(TreeId.NULLIFIER, d.revertible.nullifiers[0]!).alreadyPresent, false);
+    assert.equal(fork.findLowLeaf(TreeId.NULLIFIER, d.nonRevertible.nullifiers[0]!).alreadyPresent, true);
+  });
+
+  test('setup writes survive an app-logic revert', () => {
+    const fork = ws.fork();
+    const r = run(fork, {
+      publicCalls: [increaseCall(0x5152n, 5n, { phase: 'setup' }), increaseCall(0x5153n, 6n), failingCall()],
+    });
+    assert.equal(r.effect.revertCode, RevertCode.REVERTED);
+    assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5152n)), 5n);
+    assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5153n)), 0n);
+  });
+
+  test('a failing teardown reverts app logic too', () => {
+    const fork = ws.fork();
+    const r = run(fork, {
+      ...sideEffects(),
+      publicCalls: [increaseCall(0x5154n, 1000n), failingCall({ phase: 'teardown' })],
+    });
+    assert.equal(r.effect.revertCode, RevertCode.REVERTED);
+    assert.match(r.revertReason!, /^Teardown reverted: /);
+    assert.deepEqual(r.effect.noteHashes, [0xa1n]);
+    assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5154n)), 0n);
+    assert.ok(r.effect.transactionFee > 0n);
+    assert.equal(balanceOf(fork, alice), DEV_ACCOUNT_BALANCE - r.effect.transactionFee);
+  });
+
+  test('when app logic reverts, the reason is app logic even if teardown fails too', () => {
+    const fork = ws.fork();
+    const r = run(fork, { publicCalls: [failingCall(), failingCall({ phase: 'teardown' })] });
+    assert.match(r.revertReason!, /^App logic reverted: /);
+  });
+
+  test('a failing teardown is billed at its gas limit, not at its limit plus its start-up gas', {
+    todo: 'executor.ts double-counts a reverted teardown call (see the test report)',
+  }, () => {
+    const fork = ws.fork();
+    const r = run(fork, { publicCalls: [failingCall({ phase: 'teardown' })] });
+    const priv = r.tx.data.gasUsed;
+    assert.deepEqual(r.gasUsed.billedGas, {
+      daGas: priv.daGas + PUBLIC_CALL_GAS_ALLOWANCE.daGas,
+      l2Gas: priv.l2Gas + PUBLIC_CALL_GAS_ALLOWANCE.l2Gas,
+    });
+  });
+
+  test('a static call that writes reverts', () => {
+    const fork = ws.fork();
+    const r = run(fork, { publicCalls: [increaseCall(0x5155n, 1n, { isStaticCall: true })] });
+    assert.equal(r.effect.revertCode, RevertCode.REVERTED);
+    assert.equal(r.revertReason, 'App logic reverted: Static call cannot update the state');
+    assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5155n)), 0n);
+    // A static read is fine.
+    const ok = run(fork, {
+      publicCalls: [{ contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob], isStaticCall: true }],
+    });
+    assert.equal(ok.effect.revertCode, RevertCode.OK);
+  });
+
+  test('app logic that leaves too little gas for teardown reverts', () => {
+    const fork = ws.fork();
+    const { tx } = buildTx(spec({ publicCalls: [increaseCall(0x5156n, 1n)] }));
+    const used = tx.data.gasUsed;
+    // Room for the private part plus 35999 of the 36000 L2 gas the call needs.
+    const r = run(fork, {
+      publicCalls: [increaseCall(0x5156n, 1n)],
+      gasLimits: { daGas: used.daGas + 64, l2Gas: used.l2Gas + 35_999 },
+    });
+    assert.equal(r.revertReason, 'App logic reverted: Not enough gas left for app logic');
+    assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5156n)), 0n);
+    const fits = run(fork, {
+      publicCalls: [increaseCall(0x5156n, 1n)],
+      gasLimits: { daGas: used.daGas + 64, l2Gas: used.l2Gas + 36_000 },
+    });
+    assert.equal(fits.effect.revertCode, RevertCode.OK);
+    // The teardown gas limit is reserved even without a teardown call.
+    const teardownGasLimits = { daGas: 0, l2Gas: 10_000 };
+    const reserved = run(fork, {
+      publicCalls: [increaseCall(0x5156n, 1n)],
+      teardownGasLimits,
+      gasLimits: { daGas: used.daGas + 64, l2Gas: used.l2Gas + 36_000 + 9_999 },
+    });
+    assert.equal(reserved.revertReason, 'App logic reverted: Not enough gas left for app logic');
+    const room = run(fork, {
+      publicCalls: [increaseCall(0x5156n, 1n)],
+      teardownGasLimits,
+      gasLimits: { daGas: used.daGas + 64, l2Gas: used.l2Gas + 46_000 },
+    });
+    assert.equal(room.effect.revertCode, RevertCode.OK);
+  });
+
+  test('a teardown over its own gas limit reverts', () => {
+    const fork = ws.fork();
+    const teardown = {
+      phase: 'teardown' as const,
+      contractAddress: FEE_JUICE,
+      signature: BALANCE_OF,
+      args: [1n],
+    };
+    const r = run(fork, {
+      publicCalls: [increaseCall(0x5157n, 1n), teardown],
+      teardownGasLimits: { daGas: 0, l2Gas: 19_999 },
+    });
+    assert.equal(r.revertReason, 'Teardown reverted: Not enough gas left for teardown');
+    assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5157n)), 0n);
+    const ok = run(fork, {
+      publicCalls: [increaseCall(0x5157n, 1n), teardown],
+      teardownGasLimits: { daGas: 0, l2Gas: 20_000 },
+    });
+    assert.equal(ok.effect.revertCode, RevertCode.OK);
+    assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5157n)), 1n);
+  });
+});
+
+describe('executeTx: protocol contract calls and effect contents', () => {
+  test('balance_of_public returns the balance in publicReturnValues', () => {
+    const fork = ws.fork();
+    const r = run(fork, {
+      publicCalls: [
+        { contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob] },
+        { contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [UNFUNDED] },
+        increaseCall(UNFUNDED, 42n),
+        { contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [UNFUNDED] },
+      ],
+    });
+    assert.deepEqual(r.publicReturnValues, [
+      { values: [DEV_ACCOUNT_BALANCE] },
+      { values: [0n] },
+      { values: [] },
+      { values: [42n] },
+    ]);
+  });
+
+  test('check_balance passes at the balance and reverts when the caller has less', () => {
+    const fork = ws.fork();
+    const ok = run(fork, {
+      feePayer: carol,
+      publicCalls: [{ contractAddress: FEE_JUICE, signature: CHECK_BALANCE, args: [DEV_ACCOUNT_BALANCE] }],
+    });
+    assert.equal(ok.effect.revertCode, RevertCode.OK);
+    const low = run(fork, {
+      feePayer: bob,
+      publicCalls: [
+        { contractAddress: FEE_JUICE, signature: CHECK_BALANCE, args: [DEV_ACCOUNT_BALANCE + 1n] },
+      ],
+    });
+    assert.equal(low.effect.revertCode, RevertCode.REVERTED);
+    assert.equal(low.revertReason, 'App logic reverted: Balance too low');
+    // The checked account is the msg sender.
+    const other = run(fork, {
+      feePayer: bob,
+      publicCalls: [
+        { contractAddress: FEE_JUICE, signature: CHECK_BALANCE, args: [1n], msgSender: UNFUNDED },
+      ],
+    });
+    assert.equal(other.revertReason, 'App logic reverted: Balance too low');
+  });
+
+  test('L2-to-L1 messages become message leaves with the globals’ version and chain id', () => {
+    const fork = ws.fork();
+    const g = { ...globals(), chainId: 5n, version: 77n };
+    const r = run(
+      fork,
+      {
+        nonRevertible: { l2ToL1Msgs: [{ recipient: RECIPIENT_L1, content: 1n, sender: 2n }] },
+        l2ToL1Msgs: [
+          { recipient: `0x${'AB'.repeat(20)}`, content: 3n, sender: 4n },
+          { recipient: RECIPIENT_L1, content: 5n, sender: 6n },
+        ],
+      },
+      g,
+    );
+    const leaf = (sender: Fr, recipient: string, content: Fr) =>
+      l2ToL1MessageLeaf({ sender, recipient, content, rollupVersion: 77n, chainId: 5n });
+    assert.deepEqual(r.effect.l2ToL1Msgs, [
+      leaf(2n, RECIPIENT_L1, 1n),
+      leaf(4n, `0x${'ab'.repeat(20)}`, 3n),
+      leaf(6n, RECIPIENT_L1, 5n),
+    ]);
+    // The tx's own chain id / version do not enter the leaf.
+    assert.notEqual(
+      r.effect.l2ToL1Msgs[0],
+      l2ToL1MessageLeaf({
+        sender: 2n,
+        recipient: RECIPIENT_L1,
+        content: 1n,
+        rollupVersion: 1n,
+        chainId: 31337n,
+      }),
+    );
+  });
+
+  test('contract class logs are carried into the effect with their fields and length', () => {
+    const fork = ws.fork();
+    const r = run(fork, {
+      nonRevertible: { contractClassLogs: [{ contractAddress: 3n, fields: [1n, 2n] }] },
+      contractClassLogs: [{ contractAddress: 2n, fields: [7n, 8n, 9n] }],
+    });
+    const padded = (fields: Fr[]) => [...fields, ...new Array(3023 - fields.length).fill(0n)];
+    assert.deepEqual(r.effect.contractClassLogs, [
+      { contractAddress: 3n, fields: { fields: padded([1n, 2n]) }, emittedLength: 2 },
+      { contractAddress: 2n, fields: { fields: padded([7n, 8n, 9n]) }, emittedLength: 3 },
+    ]);
+    // On a revert only the non-revertible one is kept.
+    const rev = run(fork, {
+      nonRevertible: { contractClassLogs: [{ contractAddress: 3n, fields: [1n, 2n] }] },
+      contractClassLogs: [{ contractAddress: 2n, fields: [7n, 8n, 9n] }],
+      publicCalls: [failingCall()],
+    });
+    assert.deepEqual(rev.effect.contractClassLogs, [
+      { contractAddress: 3n, fields: { fields: padded([1n, 2n]) }, emittedLength: 2 },
+    ]);
+    assert.deepEqual(rev.effect.publicLogs, []);
+  });
+
+  test('executeTx only reads the world state', () => {
+    const fork = ws.fork();
+    const before = fork.snapshot(TreeId.PUBLIC_DATA);
+    const nullifiersBefore = fork.snapshot(TreeId.NULLIFIER);
+    const { tx, hash } = buildTx(spec({ publicCalls: [increaseCall(0x5158n, 3n)], noteHashes: [1n] }));
+    executeTx(fork, tx, hash, globals());
+    assert.deepEqual(fork.snapshot(TreeId.PUBLIC_DATA), before);
+    assert.deepEqual(fork.snapshot(TreeId.NULLIFIER), nullifiersBefore);
+  });
+});
+
+describe('executeTx: fee payment against a balance model (property)', () => {
+  test('balances follow payer -= fee, recipient += fee and the total supply is conserved', () => {
+    const payers = [alice, bob, carol];
+    const txArb = fc.record({
+      payer: fc.integer({ min: 0, max: 2 }),
+      noteHashes: fc.integer({ min: 0, max: 3 }),
+      publicCall: fc.boolean(),
+      maxDa: fc.bigInt({ min: 0n, max: 10n }),
+      maxL2: fc.bigInt({ min: 0n, max: 40n }),
+      prioDa: fc.bigInt({ min: 0n, max: 5n }),
+      prioL2: fc.bigInt({ min: 0n, max: 20n }),
+    });
+    fc.assert(
+      fc.property(
+        fc.record({
+          gasDa: fc.bigInt({ min: 0n, max: 5n }),
+          gasL2: fc.bigInt({ min: 0n, max: 20n }),
+          recipient: fc.constantFrom(FEE_RECIPIENT, alice, 0xfee1n),
+        }),
+        fc.array(txArb, { minLength: 1, maxLength: 6 }),
+        ({ gasDa, gasL2, recipient }, txs) => {
+          const fork = ws.fork();
+          const g = globals({ feePerDaGas: gasDa, feePerL2Gas: gasL2 }, recipient);
+          const model = new Map<Fr, bigint>([
+            [alice, DEV_ACCOUNT_BALANCE],
+            [bob, DEV_ACCOUNT_BALANCE],
+            [carol, DEV_ACCOUNT_BALANCE],
+          ]);
+          if (!model.has(recipient)) model.set(recipient, 0n);
+          const supply = () => [...model.values()].reduce((a, b) => a + b, 0n);
+          const total = supply();
+          for (const t of txs) {
+            const payer = payers[t.payer]!;
+            const r = run(
+              fork,
+              {
+                feePayer: payer,
+                noteHashes: Array.from({ length: t.noteHashes }, (_, i) => BigInt(i + 1)),
+                maxFeesPerGas: { feePerDaGas: t.maxDa, feePerL2Gas: t.maxL2 },
+                maxPriorityFeesPerGas: { feePerDaGas: t.prioDa, feePerL2Gas: t.prioL2 },
+                publicCalls: t.publicCall
+                  ? [{ contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [payer] }]
+                  : [],
+              },
+              g,
+            );
+            // The model's own gas and fee arithmetic.
+            const l2 = (t.publicCall ? 540_000 + 20_000 : 440_000) + 16_000 + t.noteHashes * 9_200;
+            const da = 96 + (1 + t.noteHashes) * 32;
+            const min = (a: bigint, b: bigint) => (a < b ? a : b);
+            const fee =
+              BigInt(da) * min(t.maxDa, gasDa + t.prioDa) + BigInt(l2) * min(t.maxL2, gasL2 + t.prioL2);
+            assert.equal(r.effect.transactionFee, fee);
+            model.set(payer, model.get(payer)! - fee);
+            model.set(recipient, model.get(recipient)! + fee);
+            for (const [owner, balance] of model) assert.equal(balanceOf(fork, owner), balance);
+            assert.equal(supply(), total);
+          }
+          const onChain = [...model.keys()].reduce((sum, owner) => sum + balanceOf(fork, owner), 0n);
+          assert.equal(onChain, total);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('protocol contracts (runPublicCall)', () => {
+  const journal = () => new PublicStateJournal(ws.at(0));
+  const call = (calldata: Fr[], over: Record<string, unknown> = {}) => ({
+    msgSender: FEE_JUICE,
+    contractAddress: FEE_JUICE,
+    isStaticCall: false,
+    calldata,
+    ...over,
+  });
+  const sel = (s: string) => BigInt(functionSelector(s));
+  const reverts = (fn: () => unknown, message: RegExp) =>
+    assert.throws(fn, (err: unknown) => err instanceof PublicCallRevert && message.test(err.message));
+
+  test('the Fee Juice balance slot is the map slot of the owner in the balances map at slot 1', () => {
+    const owner = 0x1234n;
+    const storageSlot = refPoseidon2Hash([BigInt(PUBLIC_STORAGE_MAP_SLOT_SEPARATOR), 1n, owner]);
+    assert.equal(mapStorageSlot(FEE_JUICE_BALANCES_SLOT, owner), storageSlot);
+    const leaf = refPoseidon2Hash([BigInt(PUBLIC_LEAF_SLOT_SEPARATOR), FEE_JUICE, storageSlot]);
+    assert.equal(publicDataLeafSlot(FEE_JUICE, storageSlot), leaf);
+    assert.equal(feeJuiceBalanceSlot(owner), leaf);
+    assert.notEqual(feeJuiceBalanceSlot(owner + 1n), leaf);
+  });
+
+  test('_increase_public_balance credits, only for the contract itself, within u128', () => {
+    const j = journal();
+    assert.deepEqual(runPublicCall(call([sel(INCREASE), 0x99n, 5n]), j), []);
+    runPublicCall(call([sel(INCREASE), 0x99n, 6n]), j);
+    assert.equal(j.read(feeJuiceBalanceSlot(0x99n)), 11n);
+    reverts(
+      () => runPublicCall(call([sel(INCREASE), 0x99n, 1n], { msgSender: 0x99n }), j),
+      /only be called internally/,
+    );
+    const u128Max = (1n << 128n) - 1n;
+    reverts(
+      () => runPublicCall(call([sel(INCREASE), 0x98n, u128Max + 1n]), j),
+      /amount does not fit in a u128/,
+    );
+    runPublicCall(call([sel(INCREASE), 0x98n, u128Max]), j);
+    reverts(() => runPublicCall(call([sel(INCREASE), 0x98n, 1n]), j), /balance does not fit in a u128/);
+    assert.equal(j.read(feeJuiceBalanceSlot(0x98n)), u128Max);
+  });
+
+  test('calls with unknown targets, selectors or argument counts revert', () => {
+    const j = journal();
+    reverts(() => runPublicCall(call([1n], { contractAddress: UNSUPPORTED }), j), /is not supported/);
+    reverts(() => runPublicCall(call([]), j), /calldata is empty/);
+    reverts(
+      () => runPublicCall(call([0x12345678n]), j),
+      /FeeJuice has no public function with selector 0x12345678/,
+    );
+    reverts(() => runPublicCall(call([1n << 40n]), j), /FeeJuice has no public function/);
+    reverts(() => runPublicCall(call([sel(BALANCE_OF)]), j), /takes 1 arguments, got 0/);
+    reverts(() => runPublicCall(call([sel(BALANCE_OF), 1n, 2n]), j), /takes 1 arguments, got 2/);
+    for (const registry of [2n, 3n]) {
+      reverts(
+        () => runPublicCall(call([sel(BALANCE_OF), 1n], { contractAddress: registry }), j),
+        /Registry has no public function/,
+      );
+    }
+    reverts(
+      () => runPublicCall(call([sel(CHECK_BALANCE), 1n << 128n]), j),
+      /fee_limit does not fit in a u128/,
+    );
+  });
+});
+
+describe('public storage journal', () => {
+  test('reads fall through to the world state; unwritten slots read 0', () => {
+    const j = new PublicStateJournal(ws.at(0));
+    assert.equal(j.read(feeJuiceBalanceSlot(alice)), DEV_ACCOUNT_BALANCE);
+    assert.equal(j.read(feeJuiceBalanceSlot(UNFUNDED)), 0n);
+    assert.equal(readPublicData(ws.at(0), feeJuiceBalanceSlot(UNFUNDED)), 0n);
+    assert.deepEqual(j.effects(), []);
+  });
+
+  test('rollback to a mark undoes exactly the writes since it', () => {
+    const j = new PublicStateJournal(ws.at(0));
+    const a = feeJuiceBalanceSlot(alice);
+    j.write(1000n, 1n);
+    j.write(a, 5n);
+    const mark = j.mark();
+    assert.equal(j.writesSince(mark), 0);
+    j.write(a, 6n);
+    j.write(2000n, 2n);
+    j.write(2000n, 3n);
+    assert.equal(j.writesSince(mark), 3);
+    assert.equal(j.read(a), 6n);
+    assert.deepEqual(j.effects(), [
+      { leafSlot: 1000n, value: 1n },
+      { leafSlot: a, value: 6n },
+      { leafSlot: 2000n, value: 3n },
+    ]);
+    j.rollback(mark);
+    assert.equal(j.writesSince(mark), 0);
+    assert.equal(j.read(a), 5n);
+    assert.equal(j.read(2000n), 0n);
+    assert.deepEqual(j.effects(), [
+      { leafSlot: 1000n, value: 1n },
+      { leafSlot: a, value: 5n },
+    ]);
+    j.rollback(0);
+    assert.equal(j.read(a), DEV_ACCOUNT_BALANCE);
+    assert.deepEqual(j.effects(), []);
+  });
+});
+
+describe('dev accounts', () => {
+  test('addresses are distinct, deterministic and derived from the index', () => {
+    const five = devAccounts(5);
+    assert.equal(new Set(five.map((a) => a.address)).size, 5);
+    assert.deepEqual(devAccounts(5), five);
+    assert.deepEqual(devAccounts(3), five.slice(0, 3));
+    five.forEach((a, i) => {
+      assert.equal(a.index, i);
+      assert.equal(a.balance, 10n ** 24n);
+      assert.equal(a.address, refPoseidon2Hash([0x44455641n, BigInt(i)]));
+    });
+    assert.deepEqual(devAccounts(0), []);
+  });
+
+  test('the genesis data puts each balance at feeJuiceBalanceSlot(address)', () => {
+    const list = devAccounts(3);
+    assert.deepEqual(
+      devAccountsGenesisData(list),
+      list.map((a) => ({ slot: feeJuiceBalanceSlot(a.address), value: DEV_ACCOUNT_BALANCE })),
+    );
+    const custom = devAccountsGenesisData([{ index: 9, address: 0x77n, balance: 3n }]);
+    assert.deepEqual(custom, [{ slot: feeJuiceBalanceSlot(0x77n), value: 3n }]);
+    // In the world state opened with it.
+    for (const a of list)
+      assert.equal(readPublicData(ws.at(0), feeJuiceBalanceSlot(a.address)), DEV_ACCOUNT_BALANCE);
+  });
+});

@@ -14,12 +14,8 @@
 //   npm run build && node --import tsx bench/txs.bench.ts
 // BENCH_TXS (2000), BENCH_CONCURRENCY (16), BENCH_BATCH (50), BENCH_BATCH_CONCURRENCY (2) change
 // the shape; BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof and writes its profile there.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildTx, devAccounts, NodeClient, prepareTx, randomFr, toWire } from '../src/client/index.js';
-import { CAIRN_BIN } from '../test/helpers/process.js';
+import { startCairn } from '../test/helpers/process.js';
 
 const N = Number(process.env.BENCH_TXS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -72,54 +68,6 @@ async function rpc<T>(url: string, method: string, params: unknown[] = []): Prom
   return reply.result as T;
 }
 
-/**
- * Starts `node [nodeFlags] cairn start --ephemeral --port 0 --admin-port 0 --ready-file … <args>`
- * (test/helpers/process.ts's startCairn, plus Node flags — --cpu-prof is not allowed in NODE_OPTIONS).
- */
-async function startNode(args: string[], nodeFlags: string[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-txs-'));
-  const readyFile = join(dir, 'ready.json');
-  const child = spawn(process.execPath, [
-    ...nodeFlags,
-    CAIRN_BIN,
-    'start',
-    '--ephemeral',
-    '--port',
-    '0',
-    '--admin-port',
-    '0',
-    '--ready-file',
-    readyFile,
-    ...args,
-  ]);
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 20_000;
-  while (!existsSync(readyFile)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`cairn did not become ready (exit ${child.exitCode}):\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const urls = JSON.parse(readFileSync(readyFile, 'utf8')) as { public: string; admin: string };
-  return {
-    publicUrl: urls.public,
-    adminUrl: urls.admin,
-    output: () => output,
-    /** SIGTERM, then the exit code once it has exited. */
-    async stop(): Promise<number | null> {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      const code = await exited;
-      rmSync(dir, { recursive: true, force: true });
-      return code;
-    },
-  };
-}
-
 /** Runs `jobs` with at most `limit` in flight. */
 async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
   const out: T[] = new Array(jobs.length);
@@ -135,7 +83,7 @@ async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> 
   return out;
 }
 
-const node = await startNode(
+const node = await startCairn(
   [
     '--clock',
     'manual',
@@ -146,6 +94,7 @@ const node = await startNode(
     '--max-blocks-per-checkpoint',
     '1',
   ],
+  {},
   CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [],
 );
 let failed = false;

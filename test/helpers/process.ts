@@ -45,10 +45,14 @@ export function runCairn(
   });
 }
 
-/** Starts `cairn start --ephemeral --port 0 --admin-port 0 --ready-file …` and waits until it listens. */
+/**
+ * Starts `cairn start --ephemeral --port 0 --admin-port 0 --ready-file …` and waits until it listens.
+ * `nodeFlags` go to Node itself (e.g. --cpu-prof, which NODE_OPTIONS does not allow).
+ */
 export async function startCairn(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = {},
+  nodeFlags: string[] = [],
 ): Promise<CairnProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
   const readyFile = join(dir, 'ready.json');
@@ -63,7 +67,9 @@ export async function startCairn(
     readyFile,
     ...extraArgs,
   ];
-  const child = spawn(process.execPath, [CAIRN_BIN, ...args], { env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...nodeFlags, CAIRN_BIN, ...args], {
+    env: { ...process.env, ...env },
+  });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));

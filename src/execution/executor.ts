@@ -48,7 +48,7 @@ export interface TxExecutionResult {
   effect: TxEffect;
   revertReason?: string;
   gasUsed: GasUsed;
-  /** The values each public call returned, in execution order (empty for reverted calls). */
+  /** The values each public call returned, one entry per call in execution order (empty for a call that failed). */
   publicReturnValues: { values: Fr[] }[];
 }
 
@@ -100,8 +100,11 @@ export function executeTx(
   const run = (request: PublicCallRequest): void => {
     const calldata = tx.publicFunctionCalldata[callIndex++]!.values;
     const mark = journal.mark();
+    // Each call gets an entry, empty until (unless) it returns.
+    const entry: { values: Fr[] } = { values: [] };
+    returnValues.push(entry);
     try {
-      const values = runPublicCall(
+      entry.values = runPublicCall(
         {
           msgSender: request.msgSender,
           contractAddress: request.contractAddress,
@@ -110,7 +113,6 @@ export function executeTx(
         },
         journal,
       );
-      returnValues.push({ values });
     } finally {
       publicGas = addGas(publicGas, callGas(journal.writesSince(mark)));
     }
@@ -145,8 +147,12 @@ export function executeTx(
   if (data.publicTeardownCallRequest) {
     const before = publicGas;
     try {
-      run(data.publicTeardownCallRequest);
-      teardownGas = { daGas: publicGas.daGas - before.daGas, l2Gas: publicGas.l2Gas - before.l2Gas };
+      try {
+        run(data.publicTeardownCallRequest);
+      } finally {
+        // What teardown used, even when it failed: the bill counts teardown at its limit instead.
+        teardownGas = { daGas: publicGas.daGas - before.daGas, l2Gas: publicGas.l2Gas - before.l2Gas };
+      }
       if (
         teardownGas.l2Gas > settings.teardownGasLimits.l2Gas ||
         teardownGas.daGas > settings.teardownGasLimits.daGas

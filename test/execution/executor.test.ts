@@ -427,9 +427,7 @@ describe('executeTx: reverts', () => {
     assert.match(r.revertReason!, /^App logic reverted: /);
   });
 
-  test('a failing teardown is billed at its gas limit, not at its limit plus its start-up gas', {
-    todo: 'executor.ts double-counts a reverted teardown call (see the test report)',
-  }, () => {
+  test('a failing teardown is billed at its gas limit, not at its limit plus its start-up gas', () => {
     const fork = ws.fork();
     const r = run(fork, { publicCalls: [failingCall({ phase: 'teardown' })] });
     const priv = r.tx.data.gasUsed;
@@ -523,6 +521,22 @@ describe('executeTx: protocol contract calls and effect contents', () => {
       { values: [0n] },
       { values: [] },
       { values: [42n] },
+    ]);
+  });
+
+  test('a failed call keeps its place in publicReturnValues, with no values', () => {
+    const fork = ws.fork();
+    const r = run(fork, {
+      publicCalls: [
+        { contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob] },
+        failingCall(),
+        { phase: 'teardown', contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob] },
+      ],
+    });
+    assert.deepEqual(r.publicReturnValues, [
+      { values: [DEV_ACCOUNT_BALANCE] },
+      { values: [] },
+      { values: [DEV_ACCOUNT_BALANCE] },
     ]);
   });
 

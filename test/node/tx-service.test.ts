@@ -1,0 +1,167 @@
+// The node's tx service against real stores (no L1): the pool settles with the chain after each
+// pass — txs in new blocks become mined, txs of unwound blocks come back as pending, and pending
+// txs that can no longer be included (nullifier landed, expired) leave it.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ChainStore } from '../../src/archiver/chain-store.js';
+import { genesisBlockOf } from '../../src/archiver/genesis.js';
+import type { GasFees } from '../../src/core/block-header.js';
+import type { Fr } from '../../src/core/field.js';
+import type { L1RollupConstants } from '../../src/core/time.js';
+import { buildTx } from '../../src/core/tx-builder.js';
+import { devAccounts, devAccountsGenesisData, executeTx } from '../../src/execution/index.js';
+import type { FeeOracle } from '../../src/l1/fee-oracle.js';
+import { TxService } from '../../src/node/tx-service.js';
+import { BlockBuilder } from '../../src/sequencer/block-builder.js';
+import { openEnvironment } from '../../src/store/environment.js';
+import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
+import { silentLogger } from '../helpers/rpc.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-tx-service-'));
+const [payer] = devAccounts(1);
+const constants: L1RollupConstants = {
+  l1StartBlock: 0n,
+  l1GenesisTime: 1_000_000n,
+  slotDuration: 8,
+  epochDuration: 4,
+  ethereumSlotDuration: 2,
+  proofSubmissionEpochs: 1,
+  targetCommitteeSize: 4,
+  rollupManaLimit: 200_000_000,
+};
+const FEES: GasFees = { feePerDaGas: 0n, feePerL2Gas: 100n };
+
+/** Min fees without L1: a fixed fee, and a next slot the test moves. */
+const fees = {
+  slot: 1,
+  nextSlot: async () => fees.slot,
+  minFeesAt: async () => FEES,
+  predictedMinFees: async () => [FEES, FEES, FEES],
+};
+
+describe('tx service: the pool follows the chain', () => {
+  let worldState: WorldState;
+  let chain: ChainStore;
+  let service: TxService;
+
+  before(async () => {
+    worldState = await WorldState.open(openEnvironment(dir, 'world-state'), {
+      historyBlocks: 0,
+      genesisPublicData: devAccountsGenesisData([payer!]),
+      genesisBlockHash: genesisBlockHashOf,
+    });
+    chain = new ChainStore(openEnvironment(dir, 'archiver'));
+    chain.initialize(genesisBlockOf(worldState));
+    service = new TxService({
+      env: openEnvironment(dir, 'mempool'),
+      worldState,
+      chain,
+      fees: fees as unknown as FeeOracle,
+      constants,
+      chainId: 31337,
+      rollupVersion: 1,
+      txsLimits: { daGas: 786_432, l2Gas: 6_540_000 },
+      allowedSetup: [],
+      maxTxCount: 100,
+      maxBytes: 1 << 24,
+      logger: silentLogger(),
+    });
+  });
+  after(async () => {
+    await worldState.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const makeTx = (nullifier: Fr, expirationTimestamp = 2n ** 40n) =>
+    buildTx({
+      feePayer: payer!.address,
+      anchorBlockHash: chain.getBlock(0)!.hash,
+      chainId: 31337,
+      version: 1,
+      expirationTimestamp,
+      maxFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 1000n },
+      protocolNullifier: nullifier,
+      noteHashes: [nullifier + 1n],
+    });
+
+  /** Builds the next block with these txs, as the sequencer would, and stores it as proposed. */
+  async function propose(txs: { tx: any; hash: Fr }[]) {
+    const fork = worldState.fork();
+    const number = worldState.latestBlockNumber + 1;
+    const globals = {
+      chainId: 31337n,
+      version: 1n,
+      blockNumber: number,
+      slotNumber: number,
+      timestamp: 1_000_000n + BigInt(8 * number),
+      coinbase: `0x${'00'.repeat(20)}`,
+      feeRecipient: 0x77n,
+      gasFees: FEES,
+    };
+    const builder = new BlockBuilder(fork, {
+      globalVariables: globals,
+      checkpointNumber: number,
+      indexWithinCheckpoint: 0,
+      l1ToL2Messages: [],
+    });
+    for (const t of txs) builder.addTx(executeTx(fork, t.tx, t.hash, globals).effect);
+    const block = builder.finish(0n);
+    await worldState.commit(fork);
+    chain.addProposedBlock(block);
+  }
+
+  test('mined with its block; pending again when the block is unwound; mined again when rebuilt', async () => {
+    const a = makeTx(0xa1n);
+    await service.sendTx(a.tx, a.hash);
+    assert.equal(service.pool.status(a.hash), 'pending');
+    assert.equal(service.getTxReceipt(a.hash).status, 'pending');
+
+    await propose([a]);
+    await service.afterPass();
+    assert.equal(service.pool.status(a.hash), 'mined');
+    assert.equal(service.pendingCount, 0);
+    const mined = service.getTxReceipt(a.hash);
+    assert.equal(mined.status, 'proposed');
+
+    // The block is dropped (e.g. its checkpoint was pruned): the tx is pending again.
+    chain.unwindBlocksAfter(0);
+    await worldState.rollbackTo(0);
+    await service.afterPass();
+    assert.equal(service.pool.status(a.hash), 'pending');
+    assert.equal(service.getTxReceipt(a.hash).status, 'pending');
+
+    // A new block 1 that holds it again: mined again, though block 1 was settled before.
+    await propose([a]);
+    await service.afterPass();
+    assert.equal(service.pool.status(a.hash), 'mined');
+  });
+
+  test('a pending tx whose nullifier lands in another tx leaves the pool', async () => {
+    const b = makeTx(0xb1n);
+    await service.sendTx(b.tx, b.hash);
+    const rival = makeTx(0xb1n, 2n ** 40n + 1n); // same nullifier, different tx
+    assert.notEqual(rival.hash, b.hash);
+    await propose([rival]);
+    await service.afterPass();
+    assert.equal(service.pool.status(b.hash), undefined);
+    assert.deepEqual(service.getTxReceipt(b.hash), {
+      txHash: b.hash,
+      status: 'dropped',
+      error: 'Tx dropped by P2P node',
+    });
+  });
+
+  test('a pending tx that expires before the next slot leaves the pool', async () => {
+    const slot5 = 1_000_000n + 5n * 8n;
+    const c = makeTx(0xc1n, slot5);
+    await service.sendTx(c.tx, c.hash);
+    await service.afterPass();
+    assert.equal(service.pool.status(c.hash), 'pending');
+    fees.slot = 6; // the next slot starts after its expiration
+    await service.afterPass();
+    assert.equal(service.pool.status(c.hash), undefined);
+  });
+});

@@ -181,6 +181,8 @@ export class TxService implements TxSource {
     if (hash !== undefined && this.pool.status(hash) !== undefined) {
       throw refused(`tx ${toHex32(hash)} is already known`);
     }
+    const mined = hash === undefined ? undefined : this.o.chain.getTxEffect(hash);
+    if (mined) throw refused(`tx ${toHex32(hash!)} is already known: it is in block ${mined.l2BlockNumber}`);
     if (result.result !== 'valid') throw txRejected(result.reason);
     const added = await this.admit(tx, hash!, txSize(tx));
     switch (added.kind) {

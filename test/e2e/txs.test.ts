@@ -119,6 +119,10 @@ describe('transactions on a real node', () => {
     assert.equal((await receipt(a.hash)).status, 'proven');
     await dev('svcDev_mine', [2]);
     assert.equal((await receipt(a.hash)).status, 'finalized');
+    // Sending a mined (and final, so no longer pooled) tx again is refused as known.
+    const resent = await call(node.publicUrl, 'svc_sendTx', [a.wire]);
+    assert.equal(resent.error?.code, -32000);
+    assert.match(resent.error!.message, /already known: it is in block 2/);
   });
 
   test('a double spend, an expired tx and an underfunded fee payer are rejected and change nothing', async () => {

@@ -13,7 +13,7 @@ import type { ManaUsageEstimate } from '../core/fee-math.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { functionSelector } from '../core/hash/index.js';
 import { epochOfSlot, type L1RollupConstants, slotStart } from '../core/time.js';
-import { allNullifiers, type Gas, type Tx, txPriorityFee, txSize } from '../core/tx.js';
+import { type Gas, type Tx, txPriorityFee, txSize } from '../core/tx.js';
 import { executeTx, TxExecutionError, type TxExecutionResult } from '../execution/executor.js';
 import { publicDataLeafSlot } from '../execution/public-storage.js';
 import type { FeeOracle } from '../l1/fee-oracle.js';
@@ -225,7 +225,7 @@ export class TxService implements TxSource {
       for (const a of batch) a.reject(err);
       return;
     }
-    batch.forEach((a, i) => a.resolve(results[i]!));
+    for (const [i, a] of batch.entries()) a.resolve(results[i]!);
   }
 
   // ---- the sequencer's source ----------------------------------------------------------------

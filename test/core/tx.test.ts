@@ -32,8 +32,8 @@ import { tx as txCodec } from '../../src/core/tx-codecs.js';
 
 const RECIPIENT = `0x${'ab'.repeat(20)}`;
 
-/** The fixed private-only tx of the known-answer vector. */
-const katSpec = (): TxSpec => ({
+/** The fixed settings both specs share. */
+const BASE = {
   feePayer: 0x1234n,
   anchorBlockHash: 0xabcdefn,
   chainId: 31337,
@@ -42,6 +42,11 @@ const katSpec = (): TxSpec => ({
   maxFeesPerGas: { feePerDaGas: 2n, feePerL2Gas: 3n },
   maxPriorityFeesPerGas: { feePerDaGas: 1n, feePerL2Gas: 1n },
   protocolNullifier: 0x1000n,
+} satisfies Partial<TxSpec>;
+
+/** The fixed private-only tx of the known-answer vector. */
+const katSpec = (): TxSpec => ({
+  ...BASE,
   noteHashes: [0x11n],
   nullifiers: [0x22n],
   privateLogs: [[0x33n, 0x34n]],
@@ -50,14 +55,7 @@ const katSpec = (): TxSpec => ({
 
 /** A tx touching every part of the data: both parts, all side-effect kinds, setup/app/teardown calls. */
 const richSpec = (): TxSpec => ({
-  feePayer: 0x1234n,
-  anchorBlockHash: 0xabcdefn,
-  chainId: 31337,
-  version: 1,
-  expirationTimestamp: 1_700_000_000n,
-  maxFeesPerGas: { feePerDaGas: 2n, feePerL2Gas: 3n },
-  maxPriorityFeesPerGas: { feePerDaGas: 1n, feePerL2Gas: 1n },
-  protocolNullifier: 0x1000n,
+  ...BASE,
   noteHashes: [0x11n, 0x12n],
   nullifiers: [0x22n],
   privateLogs: [[0x33n, 0x34n]],

@@ -146,11 +146,12 @@ export class Sequencer {
           ? { l1ToL2Messages: messages }
           : { previousSponge: blocks[i - 1]!.header.spongeBlobHash }),
       });
-      const manaUsed = this.fillBlock(builder, globalVariables, used, budget);
+      const { manaUsed, reverted } = this.fillBlock(builder, globalVariables, used, budget);
       if (builder.txCount < this.o.minTxsPerBlock || (i > 0 && builder.txCount === 0)) break;
       const block = builder.finish(manaUsed);
       await worldState.commit(fork);
       store.addProposedBlock(block);
+      for (const r of reverted) this.o.txs.reverted(r.hash, r.reason);
       blocks.push(block);
     }
     if (blocks.length === 0) return { kind: 'no-txs', slot };
@@ -215,8 +216,9 @@ export class Sequencer {
     globals: GlobalVariables,
     used: Set<Fr>,
     budget: { mana: bigint; daGas: number },
-  ): bigint {
+  ): { manaUsed: bigint; reverted: { hash: Fr; reason: string }[] } {
     let manaUsed = 0n;
+    const reverted: { hash: Fr; reason: string }[] = [];
     for (const { hash, tx } of this.o.txs.pending()) {
       if (builder.txCount >= this.o.maxTxsPerBlock) break;
       if (used.has(hash)) continue;
@@ -240,8 +242,8 @@ export class Sequencer {
       builder.addTx(result.effect);
       used.add(hash);
       manaUsed += BigInt(billed.l2Gas);
-      if (result.revertReason) this.o.txs.reverted(hash, result.revertReason);
+      if (result.revertReason) reverted.push({ hash, reason: result.revertReason });
     }
-    return manaUsed;
+    return { manaUsed, reverted };
   }
 }

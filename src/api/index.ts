@@ -3,6 +3,7 @@ import type { CairnNode } from '../node/node.js';
 import { MethodRegistry } from '../rpc/registry.js';
 import { devMethods } from './dev/index.js';
 import { nodeMethods } from './node/index.js';
+import { stateMethods } from './state.js';
 import { svcMethods } from './svc/index.js';
 import { txMethods } from './txs.js';
 
@@ -11,6 +12,7 @@ export function buildRegistry(node: CairnNode): MethodRegistry {
     ...svcMethods(node),
     ...nodeMethods(node),
     ...txMethods(node),
+    ...stateMethods(node),
     ...devMethods(node),
   );
 }

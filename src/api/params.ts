@@ -86,15 +86,13 @@ export const blockParameter = union(
   'Block: a number, a block hash (0x…), latest, proposed, checkpointed, proven, finalized, or {number} | {hash} | {archive} | {tag} | {number, hash}',
 );
 
-/** The reference block of a state query: a block number, a block hash or `latest`. */
-export const referenceBlock = union(
-  [
-    uint.transform((number): BlockParameter => ({ kind: 'number', number })),
-    z.literal('latest').transform((): BlockParameter => ({ kind: 'tag', tag: 'proposed' })),
-    blockHash.transform((hash): BlockParameter => ({ kind: 'hash', hash })),
-  ],
-  'a block number, a 0x block hash or latest',
-).describe('Reference block: a block number, a block hash (0x…) or latest');
+/**
+ * The reference block of a state query: every block parameter form (reference-facts §2.1) — a
+ * number, a block hash, `latest` or a tag, or {number} | {hash} | {archive} | {tag} | {number, hash}.
+ */
+export const referenceBlock = blockParameter.describe(
+  'Reference block (whose state is read): a number, a block hash (0x…), latest, proposed, checkpointed, proven, finalized, or {number} | {hash} | {archive} | {tag} | {number, hash}',
+);
 
 export type CheckpointParameter = CheckpointRef;
 

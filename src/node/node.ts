@@ -40,6 +40,7 @@ import { genesisBlockHashOf, TreeId, WorldState } from '../world-state/index.js'
 import { ChainDriver } from './chain-driver.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { FunctionSignatureBook } from './function-signatures.js';
+import { StateQueries } from './state-queries.js';
 import { TxService } from './tx-service.js';
 
 export interface NodeInfo {
@@ -62,6 +63,7 @@ export class CairnNode {
   readonly signatures: FunctionSignatureBook;
   private readonly allowedSetup: AllowedElement[];
   readonly queries: ChainQueries;
+  readonly stateQueries: StateQueries;
 
   private constructor(
     readonly config: Config,
@@ -82,6 +84,7 @@ export class CairnNode {
   ) {
     this.signatures = new FunctionSignatureBook(nodeStore);
     this.queries = new ChainQueries(chain, constants);
+    this.stateQueries = new StateQueries(worldState, this.queries, () => chain.latestBlockNumber);
     this.allowedSetup = CairnNode.allowedSetupOf(config);
   }
 

@@ -30,9 +30,14 @@ const CODE_OF_KIND: Record<NodeErrorKind, number> = {
 /** The error object for a node error, or undefined when the error is unexpected. */
 export function errorObjectOf(err: unknown): RpcErrorObject | undefined {
   if (!(err instanceof NodeError)) return undefined;
+  // Invalid params always carry issues (DESIGN §2); a node error that names none is about the params.
+  const data =
+    err.data === undefined && err.kind === 'invalid-params'
+      ? { issues: [{ path: 'params', message: err.message }] }
+      : err.data;
   return {
     code: CODE_OF_KIND[err.kind],
     message: err.message,
-    ...(err.data === undefined ? {} : { data: err.data }),
+    ...(data === undefined ? {} : { data }),
   };
 }

@@ -65,12 +65,16 @@ describe('block parameter', () => {
     fails(blockParameter, null);
   });
 
-  test('reference blocks: a number, a hash or latest', () => {
+  test('reference blocks take every block parameter form', () => {
     assert.deepEqual(ok(referenceBlock, 4), { kind: 'number', number: 4 });
     assert.deepEqual(ok(referenceBlock, 'latest'), { kind: 'tag', tag: 'proposed' });
     assert.deepEqual(ok(referenceBlock, H), { kind: 'hash', hash: h });
-    fails(referenceBlock, 'proven');
-    fails(referenceBlock, { number: 4 });
+    assert.deepEqual(ok(referenceBlock, 'proven'), { kind: 'tag', tag: 'proven' });
+    assert.deepEqual(ok(referenceBlock, { number: 4 }), { kind: 'number', number: 4 });
+    assert.deepEqual(ok(referenceBlock, { archive: H }), { kind: 'archive', archive: h });
+    assert.deepEqual(ok(referenceBlock, { number: 4, hash: H }), { kind: 'anchored', number: 4, hash: h });
+    fails(referenceBlock, 'pending');
+    fails(referenceBlock, { number: 4, tag: 'proven' }, /exactly one block/);
   });
 
   test('tags: latest is not a block tag; proposed is not a checkpoint tag', () => {

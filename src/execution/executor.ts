@@ -72,7 +72,7 @@ function checkNullifiers(reader: WorldStateReader, tx: Tx): void {
   for (const nullifier of allNullifiers(tx.data)) {
     if (seen.has(nullifier)) throw new TxExecutionError('Duplicate nullifier in tx');
     seen.add(nullifier);
-    if (reader.findLowLeaf(TreeId.NULLIFIER, nullifier).alreadyPresent) {
+    if (reader.findLeaf(TreeId.NULLIFIER, nullifier) !== undefined) {
       throw new TxExecutionError('Existing nullifier');
     }
   }

@@ -207,7 +207,7 @@ export class TxValidator {
 
       const nullifiers = allNullifiers(data);
       if (new Set(nullifiers).size !== nullifiers.length) invalid.push(TX_ERROR.DUPLICATE_NULLIFIER);
-      if (nullifiers.some((n) => ctx.state.findLowLeaf(TreeId.NULLIFIER, n).alreadyPresent)) {
+      if (nullifiers.some((n) => ctx.state.findLeaf(TreeId.NULLIFIER, n) !== undefined)) {
         invalid.push(TX_ERROR.EXISTING_NULLIFIER);
       }
       if (ctx.pendingConflicts) {

@@ -301,7 +301,7 @@ export class TxService implements TxSource {
     const drop: { hash: Fr; why: string }[] = [];
     for (const entry of this.pool.pendingEntries()) {
       const { data } = entry.tx;
-      if (entry.nullifiers.some((n) => state.findLowLeaf(TreeId.NULLIFIER, n).alreadyPresent)) {
+      if (entry.nullifiers.some((n) => state.findLeaf(TreeId.NULLIFIER, n) !== undefined)) {
         drop.push({ hash: entry.hash, why: 'a nullifier of it is now in the chain' });
       } else if (data.expirationTimestamp < nextSlotStart) {
         drop.push({ hash: entry.hash, why: 'expired' });

@@ -36,14 +36,13 @@ import { PROTOCOL_CONTRACT_ADDRESSES } from '../src/core/constants.js';
 import { toHex32 } from '../src/core/field.js';
 import { feeJuiceBalanceSlot } from '../src/execution/protocol-contracts.js';
 import { mapStorageSlot } from '../src/execution/public-storage.js';
-import { startCairn } from '../test/helpers/process.js';
+import { log, percentile, runLimited, startChainNode } from './chain-node.js';
 
 const TARGET_NULLIFIERS = Number(process.env.BENCH_NULLIFIERS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ONLY = process.env.BENCH_ONLY;
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
-const MAX_TXS_PER_BLOCK = 500;
 /** Nullifiers per tx: the protocol nullifier plus 63 (the most a tx may carry). */
 const NULLIFIERS_PER_TX = 64;
 const NOTE_HASHES_PER_TX = 8;
@@ -105,9 +104,6 @@ interface LeafInBlock {
   data: string;
 }
 
-const log = (line: string) => process.stderr.write(`${line}\n`);
-const percentile = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] ?? Number.NaN;
 const fmt = (x: number, digits = 2) => x.toFixed(digits);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
 const hex = (x: bigint) => toHex32(x);
@@ -155,35 +151,7 @@ async function rpc<T>(url: string, method: string, params: unknown[] = []): Prom
   return reply.result as T;
 }
 
-/** Runs `jobs` with at most `limit` in flight. */
-async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const out: T[] = new Array(jobs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, jobs.length) }, async () => {
-      while (next < jobs.length) {
-        const i = next++;
-        out[i] = await jobs[i]!();
-      }
-    }),
-  );
-  return out;
-}
-
-const node = await startCairn(
-  [
-    '--clock',
-    'manual',
-    '--log-level',
-    'warn',
-    '--max-txs-per-block',
-    String(MAX_TXS_PER_BLOCK),
-    '--max-blocks-per-checkpoint',
-    '1',
-  ],
-  {},
-  CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [],
-);
+const node = await startChainNode(CPU_PROF_DIR);
 /** The node process's CPU time (user + system, all threads) in ms, where /proc has it. */
 const nodeCpuMs = (): number | undefined => {
   try {
@@ -246,7 +214,7 @@ try {
     );
   }
   const sendErrors: string[] = [];
-  await pool(
+  await runLimited(
     batches.map((body) => async () => {
       for (const r of JSON.parse(await post(node.publicUrl, body)) as RpcReply[]) {
         if (r.error)
@@ -522,7 +490,7 @@ try {
     const latencies: number[] = [];
     const cpu0 = nodeCpuMs();
     const started = performance.now();
-    await pool(
+    await runLimited(
       requests.map((req) => async () => {
         const t0 = performance.now();
         const text = await post(node.publicUrl, req.body);

@@ -15,14 +15,13 @@
 // BENCH_TXS (2000), BENCH_CONCURRENCY (16), BENCH_BATCH (50), BENCH_BATCH_CONCURRENCY (2) change
 // the shape; BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof and writes its profile there.
 import { buildTx, devAccounts, NodeClient, prepareTx, randomFr, toWire } from '../src/client/index.js';
-import { startCairn } from '../test/helpers/process.js';
+import { log, percentile, runLimited, startChainNode } from './chain-node.js';
 
 const N = Number(process.env.BENCH_TXS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const BATCH = Number(process.env.BENCH_BATCH ?? 50);
 const BATCH_CONCURRENCY = Number(process.env.BENCH_BATCH_CONCURRENCY ?? 2);
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
-const MAX_TXS_PER_BLOCK = 500;
 /** Max fees per gas as a multiple of the min fees: room for the congestion the bench causes. */
 const FEE_HEADROOM = 10n;
 /** Receipts checked one by one (every tx is also found in a block body). */
@@ -50,9 +49,6 @@ interface Receipt {
   blockNumber?: number;
 }
 
-const log = (line: string) => process.stderr.write(`${line}\n`);
-const percentile = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] ?? Number.NaN;
 const fmt = (x: number, digits = 1) => x.toFixed(digits);
 
 async function post(url: string, body: string): Promise<unknown> {
@@ -68,35 +64,7 @@ async function rpc<T>(url: string, method: string, params: unknown[] = []): Prom
   return reply.result as T;
 }
 
-/** Runs `jobs` with at most `limit` in flight. */
-async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const out: T[] = new Array(jobs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, jobs.length) }, async () => {
-      while (next < jobs.length) {
-        const i = next++;
-        out[i] = await jobs[i]!();
-      }
-    }),
-  );
-  return out;
-}
-
-const node = await startCairn(
-  [
-    '--clock',
-    'manual',
-    '--log-level',
-    'warn',
-    '--max-txs-per-block',
-    String(MAX_TXS_PER_BLOCK),
-    '--max-blocks-per-checkpoint',
-    '1',
-  ],
-  {},
-  CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [],
-);
+const node = await startChainNode(CPU_PROF_DIR);
 let failed = false;
 try {
   const client = new NodeClient(node.publicUrl);
@@ -158,7 +126,7 @@ try {
     const latencies: number[] = [];
     const errors: string[] = [];
     const started = performance.now();
-    await pool(
+    await runLimited(
       bodies.map((body) => async () => {
         const t0 = performance.now();
         const reply = await post(node.publicUrl, body);

@@ -24,6 +24,15 @@ export interface AllowedElement {
 }
 
 /**
+ * Fee Juice's `_increase_public_balance(to, amount)`: credits bridged Fee Juice; only the contract
+ * itself may call it. Its calldata is the selector, the address and the u128 amount.
+ */
+export const FEE_JUICE_INCREASE_BALANCE = {
+  signature: '_increase_public_balance((Field),u128)',
+  calldataLength: 3,
+} as const;
+
+/**
  * Public functions of protocol contracts allowed in setup by default, by signature.
  * Fee Juice's `_increase_public_balance` lets a tx claim bridged Fee Juice and spend
  * it in the same tx; it is only callable by the contract itself, with calldata of the
@@ -32,8 +41,8 @@ export interface AllowedElement {
 export const DEFAULT_SETUP_ALLOW_LIST = [
   {
     contract: 'feeJuice',
-    signature: '_increase_public_balance((Field),u128)',
+    signature: FEE_JUICE_INCREASE_BALANCE.signature,
     onlySelf: true,
-    calldataLength: 3,
+    calldataLength: FEE_JUICE_INCREASE_BALANCE.calldataLength,
   },
 ] as const;

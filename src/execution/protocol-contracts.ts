@@ -3,7 +3,7 @@
 // node, witness or client can read them. The registries publish classes and instances through
 // private side effects (nullifiers and logs that travel in the tx); they have no public function
 // cairn runs yet, and a call to one reverts with a clear reason.
-import { PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
+import { FEE_JUICE_INCREASE_BALANCE, PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { functionSelector } from '../core/hash/index.js';
 import { mapStorageSlot, type PublicStateJournal, publicDataLeafSlot } from './public-storage.js';
@@ -58,8 +58,8 @@ function write(call: PublicCall, state: PublicStateJournal, slot: Fr, value: Fr)
 
 const feeJuice = contract('FeeJuice', {
   // Credits bridged Fee Juice; only the contract itself may call it (its private claim does).
-  '_increase_public_balance((Field),u128)': {
-    args: 2,
+  [FEE_JUICE_INCREASE_BALANCE.signature]: {
+    args: FEE_JUICE_INCREASE_BALANCE.calldataLength - 1,
     run(call, state) {
       if (call.msgSender !== PROTOCOL_CONTRACT_ADDRESSES.feeJuice) {
         throw new PublicCallRevert('Function _increase_public_balance can only be called internally');

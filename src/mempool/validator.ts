@@ -2,9 +2,13 @@
 // before a block takes a tx, in the reference's order and with its reason texts. Every check
 // runs and every failure is reported, so a client sees all that is wrong at once.
 import type { GasFees } from '../core/block-header.js';
-import type { AllowedElement } from '../core/constants.js';
-import { PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
+import {
+  type AllowedElement,
+  FEE_JUICE_INCREASE_BALANCE,
+  PROTOCOL_CONTRACT_ADDRESSES,
+} from '../core/constants.js';
 import type { Fr } from '../core/field.js';
+import { functionSelector } from '../core/hash/index.js';
 import {
   allNullifiers,
   calldataHash,
@@ -105,7 +109,8 @@ export const TX_ERROR = {
   UNEXPECTED: 'Unexpected error during validation',
 } as const;
 
-const INCREASE_BALANCE_ARGS = 3;
+/** The selector of Fee Juice's `_increase_public_balance`, whose setup calls can fund the fee. */
+const INCREASE_BALANCE_SELECTOR = BigInt(functionSelector(FEE_JUICE_INCREASE_BALANCE.signature));
 
 /** Checks the tx's own data: hash, calldata and class logs against their commitments, gas used. */
 function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: string[]): void {
@@ -142,14 +147,14 @@ function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: strin
 }
 
 /** The Fee Juice a setup call claims for the fee payer (the protocol's own `_increase_public_balance`). */
-function setupClaimFor(tx: Tx, increaseBalanceSelector: number): bigint {
+function setupClaimFor(tx: Tx): bigint {
   let claimed = 0n;
   tx.data.nonRevertible.publicCallRequests.forEach((call, i) => {
     const values = tx.publicFunctionCalldata[i]?.values;
     if (
       call.contractAddress === PROTOCOL_CONTRACT_ADDRESSES.feeJuice &&
-      values?.length === INCREASE_BALANCE_ARGS &&
-      values[0] === BigInt(increaseBalanceSelector) &&
+      values?.length === FEE_JUICE_INCREASE_BALANCE.calldataLength &&
+      values[0] === INCREASE_BALANCE_SELECTOR &&
       values[1] === tx.data.feePayer
     ) {
       claimed += values[2]!;
@@ -181,8 +186,6 @@ function checkSetup(tx: Tx, allowed: readonly AllowedElement[], reasons: string[
 }
 
 export class TxValidator {
-  constructor(private readonly increaseBalanceSelector: number) {}
-
   validate(
     tx: Tx,
     claimedHash: Fr | undefined,
@@ -240,9 +243,7 @@ export class TxValidator {
         ) {
           skipped.push(TX_ERROR.FEE_PER_GAS);
         }
-        const balance =
-          readPublicData(ctx.state, feeJuiceBalanceSlot(data.feePayer)) +
-          setupClaimFor(tx, this.increaseBalanceSelector);
+        const balance = readPublicData(ctx.state, feeJuiceBalanceSlot(data.feePayer)) + setupClaimFor(tx);
         if (balance < txFeeLimit(settings)) invalid.push(TX_ERROR.FEE_PAYER_BALANCE);
       }
 

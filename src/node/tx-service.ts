@@ -11,7 +11,6 @@ import type { AllowedElement } from '../core/constants.js';
 import { refused, txRejected } from '../core/errors.js';
 import type { ManaUsageEstimate } from '../core/fee-math.js';
 import { type Fr, toHex32 } from '../core/field.js';
-import { functionSelector } from '../core/hash/index.js';
 import { epochOfSlot, type L1RollupConstants, slotStart } from '../core/time.js';
 import { type Gas, type Tx, txPriorityFee, txSize } from '../core/tx.js';
 import { executeTx, TxExecutionError, type TxExecutionResult } from '../execution/executor.js';
@@ -83,11 +82,9 @@ export interface TxServiceOptions {
 /** How many recent blocks the pool remembers having settled with. */
 const SETTLED_WINDOW = 256;
 
-const INCREASE_PUBLIC_BALANCE = functionSelector('_increase_public_balance((Field),u128)');
-
 export class TxService implements TxSource {
   readonly pool: TxPool;
-  private readonly validator = new TxValidator(INCREASE_PUBLIC_BALANCE);
+  private readonly validator = new TxValidator();
   private readonly revertReasons: Database<string, string>;
   /** Min fees for the next slot, refreshed after every chain pass (L1 only changes per block). */
   private minFees: { fees: GasFees; slot: number } | undefined;

@@ -34,7 +34,7 @@ import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/in
 const INCREASE = functionSelector('_increase_public_balance((Field),u128)');
 const BALANCE_OF = 'balance_of_public((Field))';
 const FEE_JUICE = 5n;
-const validator = new TxValidator(INCREASE);
+const validator = new TxValidator();
 
 const [funded, funded2] = devAccounts(2).map((a) => a.address) as [Fr, Fr];
 const UNFUNDED = 0xdead_beefn;

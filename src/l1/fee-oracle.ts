@@ -16,6 +16,12 @@ import {
 import { type L1RollupConstants, slotAt } from '../core/time.js';
 import type { RollupClient } from './rollup-client.js';
 
+/** L1 fees recorded with a checkpoint of this slot. */
+interface Recorded {
+  slot: number;
+  fees: L1FeeInputs;
+}
+
 export class FeeOracle {
   private params: FeeModelParams | undefined;
 
@@ -37,15 +43,38 @@ export class FeeOracle {
     return this.params;
   }
 
-  /** The L1 fees slot `slot` pays for, per slot from `first` to `last`. */
-  private async l1FeesForSlots(first: number, last: number): Promise<L1FeeInputs[]> {
-    // The newest checkpoints, newest first, back to the first one at least LAG slots before `first`.
-    const recorded: { slot: number; fees: L1FeeInputs }[] = [];
-    for (let n = await this.rollup.pendingCheckpointNumber(); n >= 1; n--) {
+  /**
+   * What L1 says now, in one read: the slot the next checkpoint can have (after the pending one,
+   * and not before the next L1 block's), the excess mana it will record, and the L1 fees recorded
+   * by the newest checkpoints, newest first, back to the first one at least FEE_ORACLE_LAG slots
+   * before `oldestSlot` (default: the next slot).
+   */
+  private async read(
+    oldestSlot?: number,
+  ): Promise<{ nextSlot: number; excess: bigint; recorded: Recorded[] }> {
+    const [pending, latest, excess] = await Promise.all([
+      this.rollup.pendingCheckpointNumber(),
+      this.rollup.latestL1Block(),
+      this.rollup.nextExcessMana(),
+    ]);
+    const nextL1Slot = slotAt(latest.timestamp + BigInt(this.constants.ethereumSlotDuration), this.constants);
+    let nextSlot = Math.max(1, nextL1Slot);
+    const recorded: Recorded[] = [];
+    for (let n = pending; n >= 1; n--) {
       const c = await this.rollup.checkpoint(n);
+      if (n === pending) nextSlot = Math.max(c.slot + 1, nextL1Slot);
       recorded.push({ slot: c.slot, fees: { baseFee: c.l1BaseFee, blobFee: c.l1BlobBaseFee } });
-      if (c.slot <= first - FEE_ORACLE_LAG) break;
+      if (c.slot <= Math.min(nextSlot, oldestSlot ?? nextSlot) - FEE_ORACLE_LAG) break;
     }
+    return { nextSlot, excess, recorded };
+  }
+
+  /** The L1 fees each slot from `first` to `last` pays for. */
+  private async l1FeesForSlots(
+    recorded: readonly Recorded[],
+    first: number,
+    last: number,
+  ): Promise<L1FeeInputs[]> {
     const current = recorded.length === 0 ? await this.rollup.l1Fees() : undefined;
     const out: L1FeeInputs[] = [];
     for (let slot = first; slot <= last; slot++) {
@@ -55,36 +84,29 @@ export class FeeOracle {
     return out;
   }
 
-  /** The slot the next checkpoint can have: after the pending one, and not before the next L1 block's. */
-  async nextSlot(): Promise<number> {
-    const pending = await this.rollup.pendingCheckpointNumber();
-    const pendingSlot = pending === 0 ? 0 : (await this.rollup.checkpoint(pending)).slot;
-    const latest = await this.rollup.latestL1Block();
-    const nextL1 = latest.timestamp + BigInt(this.constants.ethereumSlotDuration);
-    return Math.max(pendingSlot + 1, slotAt(nextL1, this.constants));
-  }
-
-  /** The min fees of blocks in `slot` (the next checkpoint's slot). */
-  async minFeesAt(slot: number): Promise<GasFees> {
-    const [params, excess, [l1]] = await Promise.all([
+  /** The next checkpoint's slot and the min fees of its blocks. */
+  async current(): Promise<{ slot: number; fees: GasFees }> {
+    const { nextSlot, excess, recorded } = await this.read();
+    const [params, [l1]] = await Promise.all([
       this.modelParams(),
-      this.rollup.nextExcessMana(),
-      this.l1FeesForSlots(slot, slot),
+      this.l1FeesForSlots(recorded, nextSlot, nextSlot),
     ]);
-    return minGasFees(l1!, params, excess, this.ethPerFeeAsset);
+    return { slot: nextSlot, fees: minGasFees(l1!, params, excess, this.ethPerFeeAsset) };
   }
 
-  async currentMinFees(): Promise<GasFees> {
-    return this.minFeesAt(await this.nextSlot());
+  /** The min fees of blocks in `slot` (the slot a checkpoint is being built for). */
+  async minFeesAt(slot: number): Promise<GasFees> {
+    const { excess, recorded } = await this.read(slot);
+    const [params, [l1]] = await Promise.all([this.modelParams(), this.l1FeesForSlots(recorded, slot, slot)]);
+    return minGasFees(l1!, params, excess, this.ethPerFeeAsset);
   }
 
   /** The current min fees, then one entry per predicted slot (FEE_ORACLE_LAG of them). */
   async predictedMinFees(usage: ManaUsageEstimate): Promise<GasFees[]> {
-    const slot = await this.nextSlot();
-    const [params, excess, l1] = await Promise.all([
+    const { nextSlot, excess, recorded } = await this.read();
+    const [params, l1] = await Promise.all([
       this.modelParams(),
-      this.rollup.nextExcessMana(),
-      this.l1FeesForSlots(slot, slot + FEE_ORACLE_LAG),
+      this.l1FeesForSlots(recorded, nextSlot, nextSlot + FEE_ORACLE_LAG),
     ]);
     return predictMinFees(l1, params, excess, this.ethPerFeeAsset, usage);
   }

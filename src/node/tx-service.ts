@@ -110,8 +110,7 @@ export class TxService implements TxSource {
 
   /** Re-reads the fee inputs from L1. */
   async refreshFees(): Promise<void> {
-    const slot = await this.o.fees.nextSlot();
-    this.minFees = { fees: await this.o.fees.minFeesAt(slot), slot };
+    this.minFees = await this.o.fees.current();
   }
 
   private async snapshot(): Promise<{ fees: GasFees; slot: number }> {

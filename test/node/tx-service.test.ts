@@ -37,7 +37,7 @@ const FEES: GasFees = { feePerDaGas: 0n, feePerL2Gas: 100n };
 /** Min fees without L1: a fixed fee, and a next slot the test moves. */
 const fees = {
   slot: 1,
-  nextSlot: async () => fees.slot,
+  current: async () => ({ slot: fees.slot, fees: FEES }),
   minFeesAt: async () => FEES,
   predictedMinFees: async () => [FEES, FEES, FEES],
 };

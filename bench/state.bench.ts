@@ -31,12 +31,22 @@
 // BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof and writes its profile there.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { buildTx, devAccounts, NodeClient, prepareTx, randomFr, toWire } from '../src/client/index.js';
+import { devAccounts, NodeClient, randomFr, toWire } from '../src/client/index.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../src/core/constants.js';
 import { toHex32 } from '../src/core/field.js';
 import { feeJuiceBalanceSlot } from '../src/execution/protocol-contracts.js';
 import { mapStorageSlot } from '../src/execution/public-storage.js';
-import { log, percentile, runLimited, startChainNode } from './chain-node.js';
+import {
+  log,
+  type Moved,
+  mineUntilEmpty,
+  percentile,
+  type RpcReply,
+  runLimited,
+  sendTxBatchBodies,
+  startChainNode,
+  txFactory,
+} from './chain-node.js';
 
 const TARGET_NULLIFIERS = Number(process.env.BENCH_NULLIFIERS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -65,16 +75,6 @@ const ARCHIVE_HEIGHT = 30;
 /** Clock ticks per second of /proc/<pid>/stat CPU times (USER_HZ, 100 on Linux). */
 const CLOCK_TICKS = 100;
 
-interface RpcReply {
-  id?: unknown;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-}
-interface Moved {
-  l1BlockNumber: string;
-  l2BlockNumber: number;
-  slot?: number;
-}
 interface TreeSnapshotJson {
   root: string;
   nextAvailableLeafIndex: number;
@@ -181,20 +181,9 @@ try {
     nullifiers: Array.from({ length: NULLIFIERS_PER_TX - 1 }, randomFr),
     noteHashes: Array.from({ length: NOTE_HASHES_PER_TX }, randomFr),
   });
-  const first = await prepareTx(client, { ...spec(0), feeHeadroom: FEE_HEADROOM });
-  const { constants, expirationTimestamp } = first.tx.data;
+  const { first, build } = await txFactory(client, { ...spec(0), feeHeadroom: FEE_HEADROOM });
   const wires = [first.wire];
-  for (let i = 1; i < txCount; i++) {
-    const { tx } = buildTx({
-      ...spec(i),
-      anchorBlockHash: constants.anchorBlockHash,
-      chainId: constants.chainId,
-      version: constants.version,
-      expirationTimestamp,
-      maxFeesPerGas: constants.gasSettings.maxFeesPerGas,
-    });
-    wires.push(toWire(tx));
-  }
+  for (let i = 1; i < txCount; i++) wires.push(toWire(build(spec(i))));
   const builtMs = performance.now() - chainStarted;
   const sent = new Set(wires.map((w) => (w.txHash as string).toLowerCase()));
   const gas = first.tx.data.gasUsed;
@@ -203,16 +192,7 @@ try {
   );
 
   const sendStarted = performance.now();
-  const batches: string[] = [];
-  for (let i = 0; i < txCount; i += SEND_BATCH) {
-    batches.push(
-      JSON.stringify(
-        wires
-          .slice(i, i + SEND_BATCH)
-          .map((wire, j) => ({ jsonrpc: '2.0', id: i + j, method: 'svc_sendTx', params: [wire] })),
-      ),
-    );
-  }
+  const batches = sendTxBatchBodies(wires, SEND_BATCH);
   const sendErrors: string[] = [];
   await runLimited(
     batches.map((body) => async () => {
@@ -224,20 +204,15 @@ try {
     SEND_BATCH_CONCURRENCY,
   );
   check(sendErrors.length === 0, `${sendErrors.length} sendTx errors, first: ${sendErrors[0]}`);
-  let pending = await pub<number>('svc_getPendingTxCount');
+  const pending = await pub<number>('svc_getPendingTxCount');
   check(pending === txCount, `${pending} pending txs after sending ${txCount}`);
   const sendMs = performance.now() - sendStarted;
 
   const mineStarted = performance.now();
-  const perSlot: string[] = [];
-  while (pending > 0) {
-    check(perSlot.length <= 4 * Math.ceil(txCount / 100) + 10, `${pending} txs never mined`);
-    const t0 = performance.now();
-    moved = await dev('svcDev_advanceToSlot', [++slot]);
-    const left = await pub<number>('svc_getPendingTxCount');
-    perSlot.push(`${pending - left} in ${fmt((performance.now() - t0) / 1000, 1)} s`);
-    pending = left;
-  }
+  const mined = await mineUntilEmpty({ pub, dev }, slot, 4 * Math.ceil(txCount / 100) + 10);
+  slot = mined.slot;
+  moved = mined.moved ?? moved;
+  const perSlot = mined.perSlot.map((p) => `${p.mined} in ${fmt(p.ms / 1000, 1)} s`);
   const mineMs = performance.now() - mineStarted;
   const latestNumber = moved.l2BlockNumber;
 

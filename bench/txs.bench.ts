@@ -14,8 +14,18 @@
 //   npm run build && node --import tsx bench/txs.bench.ts
 // BENCH_TXS (2000), BENCH_CONCURRENCY (16), BENCH_BATCH (50), BENCH_BATCH_CONCURRENCY (2) change
 // the shape; BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof and writes its profile there.
-import { buildTx, devAccounts, NodeClient, prepareTx, randomFr, toWire } from '../src/client/index.js';
-import { log, percentile, runLimited, startChainNode } from './chain-node.js';
+import { devAccounts, NodeClient, randomFr, toWire } from '../src/client/index.js';
+import {
+  log,
+  type Moved,
+  mineUntilEmpty,
+  percentile,
+  type RpcReply,
+  runLimited,
+  sendTxBatchBodies,
+  startChainNode,
+  txFactory,
+} from './chain-node.js';
 
 const N = Number(process.env.BENCH_TXS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -27,16 +37,6 @@ const FEE_HEADROOM = 10n;
 /** Receipts checked one by one (every tx is also found in a block body). */
 const RECEIPT_SAMPLE = 100;
 
-interface RpcReply {
-  id?: unknown;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-}
-interface Moved {
-  l1BlockNumber: string;
-  l2BlockNumber: number;
-  slot?: number;
-}
 interface BlockResponse {
   number: number;
   checkpointNumber: number;
@@ -77,24 +77,14 @@ try {
   // ---- build the txs (not timed): chain parameters fetched once, then buildTx locally ---------
   const accounts = devAccounts(10);
   const buildStarted = performance.now();
-  const first = await prepareTx(client, {
-    feePayer: accounts[0]!.address,
+  const spec = (i: number) => ({
+    feePayer: accounts[i % accounts.length]!.address,
     noteHashes: [randomFr(), randomFr()],
     nullifiers: [randomFr()],
-    feeHeadroom: FEE_HEADROOM,
   });
-  const { constants, expirationTimestamp } = first.tx.data;
-  const build = (i: number) =>
-    buildTx({
-      feePayer: accounts[i % accounts.length]!.address,
-      noteHashes: [randomFr(), randomFr()],
-      nullifiers: [randomFr()],
-      anchorBlockHash: constants.anchorBlockHash,
-      chainId: constants.chainId,
-      version: constants.version,
-      expirationTimestamp,
-      maxFeesPerGas: constants.gasSettings.maxFeesPerGas,
-    }).tx;
+  const { first, build: buildSpec } = await txFactory(client, { ...spec(0), feeHeadroom: FEE_HEADROOM });
+  const { constants } = first.tx.data;
+  const build = (i: number) => buildSpec(spec(i));
   const makeSet = (offset: number) =>
     Array.from({ length: N }, (_, i) => {
       const wire = i === 0 && offset === 0 ? first.wire : toWire(build(offset + i));
@@ -110,16 +100,10 @@ try {
   const singleBodies = singles.map((t, i) =>
     JSON.stringify({ jsonrpc: '2.0', id: i, method: 'svc_sendTx', params: [t.wire] }),
   );
-  const batchBodies: string[] = [];
-  for (let i = 0; i < N; i += BATCH) {
-    batchBodies.push(
-      JSON.stringify(
-        batched
-          .slice(i, i + BATCH)
-          .map((t, j) => ({ jsonrpc: '2.0', id: i + j, method: 'svc_sendTx', params: [t.wire] })),
-      ),
-    );
-  }
+  const batchBodies = sendTxBatchBodies(
+    batched.map((t) => t.wire),
+    BATCH,
+  );
 
   /** Sends the bodies, `limit` in flight; every reply must be a success. */
   const admit = async (name: string, bodies: string[], limit: number, perBody: number) => {
@@ -152,18 +136,12 @@ try {
   /** Advances slot by slot until the mempool is empty; checks every tx landed successfully. */
   const buildAll = async (name: string, txs: { hash: string }[]) => {
     const firstBlock = moved.l2BlockNumber + 1;
-    const perSlot: { ms: number; mined: number }[] = [];
-    let pending = await pub<number>('svc_getPendingTxCount');
-    while (pending > 0) {
-      if (perSlot.length > 4 * Math.ceil(N / 100) + 10)
-        throw new Error(`${name}: ${pending} txs never mined`);
-      const t0 = performance.now();
-      moved = await dev('svcDev_advanceToSlot', [++slot]);
-      const ms = performance.now() - t0;
-      const left = await pub<number>('svc_getPendingTxCount');
-      perSlot.push({ ms, mined: pending - left });
-      pending = left;
-    }
+    const mined = await mineUntilEmpty({ pub, dev }, slot, 4 * Math.ceil(N / 100) + 10).catch((err) => {
+      throw new Error(`${name}: ${(err as Error).message}`);
+    });
+    const { perSlot } = mined;
+    slot = mined.slot;
+    moved = mined.moved ?? moved;
     const ms = perSlot.reduce((s, p) => s + p.ms, 0);
     log(
       `${name}: ${perSlot.map((p) => `${p.mined} txs in ${fmt(p.ms, 0)} ms`).join(', ')} (up to block ${moved.l2BlockNumber})`,

@@ -77,14 +77,10 @@ export class StateQueries {
     throw refused(`${describeRef(ref)} not found`);
   }
 
-  /** The world state as of a block; refused below the history window. */
-  private at(blockNumber: number): WorldStateReader {
-    return this.worldState.at(blockNumber);
-  }
-
   reader(ref: BlockRef): { blockNumber: number; reader: WorldStateReader } {
     const blockNumber = this.resolve(ref);
-    return { blockNumber, reader: this.at(blockNumber) };
+    // The world state refuses a block below its history window, naming the oldest it has.
+    return { blockNumber, reader: this.worldState.at(blockNumber) };
   }
 
   /** For each value: its leaf index and the block that inserted it, or undefined. */
@@ -130,7 +126,7 @@ export class StateQueries {
   blockHashMembershipWitness(ref: BlockRef, blockHash: Fr): MembershipWitnessResult | undefined {
     const n = this.resolve(ref);
     if (n === 0) return undefined;
-    return this.membershipWitness(this.at(n - 1), TreeId.ARCHIVE, blockHash);
+    return this.membershipWitness(this.worldState.at(n - 1), TreeId.ARCHIVE, blockHash);
   }
 
   /** The earlier set's archive witness: from the archive as of the block given. */

@@ -2,6 +2,7 @@
 import type { CairnNode } from '../node/node.js';
 import { MethodRegistry } from '../rpc/registry.js';
 import { devMethods } from './dev/index.js';
+import { logMethods } from './logs.js';
 import { nodeMethods } from './node/index.js';
 import { stateMethods } from './state.js';
 import { svcMethods } from './svc/index.js';
@@ -13,6 +14,7 @@ export function buildRegistry(node: CairnNode): MethodRegistry {
     ...nodeMethods(node),
     ...txMethods(node),
     ...stateMethods(node),
+    ...logMethods(node),
     ...devMethods(node),
   );
 }

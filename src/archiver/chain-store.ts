@@ -7,6 +7,8 @@ import type { L2Block, TxEffect } from '../core/block.js';
 import { GENESIS_CHECKPOINT_HEADER_HASH } from '../core/block-header.js';
 import { type Fr, frToBuffer } from '../core/field.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
+import { ContractStore, type SkippedEvent } from './contract-store.js';
+import { LogStore } from './log-store.js';
 import type { BlockId, ChainTips, PublishedCheckpoint, TipId } from './types.js';
 
 /** Where a tx effect is: its block and position. */
@@ -42,6 +44,9 @@ function decode<T>(bytes: Uint8Array): T {
   ) as T;
 }
 
+/** The layout of the log and contract indexes; a store with another is reindexed at start. */
+const INDEX_VERSION = 1;
+
 /** Decoded blocks and checkpoints kept in memory; reads of recent ones are the hot path. */
 const CACHE_ENTRIES = 512;
 
@@ -62,8 +67,16 @@ export class ChainStore {
   private readonly checkpoints: Database<Buffer, Buffer>;
   private readonly checkpointBySlot: Database<Buffer, Buffer>;
   private readonly meta: Database<unknown, string>;
+  /** The log and contract indexes, kept in step with the blocks (same environment, same writes). */
+  readonly logs: LogStore;
+  readonly contracts: ContractStore;
 
-  constructor(private readonly env: StoreEnvironment) {
+  constructor(
+    private readonly env: StoreEnvironment,
+    options: { onSkippedContractEvent?: (event: SkippedEvent) => void } = {},
+  ) {
+    this.logs = new LogStore(env);
+    this.contracts = new ContractStore(env, options.onSkippedContractEvent);
     this.blocks = env.binaryDatabase('blocks');
     this.blockByHash = env.binaryDatabase('block-by-hash');
     this.blockByArchive = env.binaryDatabase('block-by-archive');
@@ -92,14 +105,34 @@ export class ChainStore {
           `the archiver store holds another chain: its genesis block hash is ${existing.hash}, this node's is ${genesis.hash}`,
         );
       }
+      this.reindexIfOlder();
       return;
     }
     this.write(() => {
+      this.meta.putSync('indexVersion', INDEX_VERSION);
       this.putBlock(genesis);
       this.meta.putSync('latestBlock', 0);
       this.meta.putSync('latestCheckpoint', 0);
       this.meta.putSync('provenCheckpoint', 0);
       this.meta.putSync('finalizedCheckpoint', 0);
+    });
+  }
+
+  /**
+   * A store written before the log and contract indexes existed (or by an older index layout)
+   * gets them built from its blocks, once.
+   */
+  private reindexIfOlder(): void {
+    if (this.meta.get('indexVersion') === INDEX_VERSION) return;
+    this.write(() => {
+      this.logs.clear();
+      this.contracts.clear();
+      for (let n = 1; n <= this.latestBlockNumber; n++) {
+        const block = this.getBlock(n)!;
+        this.logs.addBlock(block);
+        this.contracts.addBlock(block);
+      }
+      this.meta.putSync('indexVersion', INDEX_VERSION);
     });
   }
 
@@ -371,6 +404,8 @@ export class ChainStore {
       at.writeUInt16BE(i, 4);
       this.txs.putSync(frToBuffer(effect.txHash), at);
     });
+    this.logs.addBlock(block);
+    this.contracts.addBlock(block);
   }
 
   /** Removes blocks from `first` on, and the checkpoints that held any of them. */
@@ -382,6 +417,8 @@ export class ChainStore {
       this.blockByHash.removeSync(frToBuffer(block.hash));
       this.blockByArchive.removeSync(frToBuffer(block.archive.root));
       for (const effect of block.body.txEffects) this.txs.removeSync(frToBuffer(effect.txHash));
+      this.logs.removeBlock(block);
+      this.contracts.removeBlock(block);
     }
     this.meta.putSync('latestBlock', Math.min(this.latestBlockNumber, first - 1));
     let checkpoint = this.latestCheckpointNumber;

@@ -36,6 +36,22 @@ export const blockHeader = z
   })
   .describe('Block header');
 
+export const privateLog = z
+  .object({ fields: z.array(frHex), emittedLength: uint })
+  .describe(
+    'A private log: its fields (the first is the siloed tag), zero padded, and how many were emitted',
+  );
+export const publicLog = z
+  .object({ contractAddress: l2Address, fields: z.array(frHex) })
+  .describe('A public log: the emitting contract and its fields (the first is the tag)');
+export const contractClassLog = z
+  .object({
+    contractAddress: l2Address,
+    fields: z.object({ fields: z.array(frHex) }),
+    emittedLength: uint,
+  })
+  .describe('A contract class log: the emitting contract and its fields, zero padded');
+
 export const txEffect = z
   .object({
     revertCode: uint,
@@ -45,15 +61,9 @@ export const txEffect = z
     nullifiers: z.array(frHex),
     l2ToL1Msgs: z.array(frHex),
     publicDataWrites: z.array(z.object({ leafSlot: frHex, value: frHex })),
-    privateLogs: z.array(z.object({ fields: z.array(frHex), emittedLength: uint })),
-    publicLogs: z.array(z.object({ contractAddress: l2Address, fields: z.array(frHex) })),
-    contractClassLogs: z.array(
-      z.object({
-        contractAddress: l2Address,
-        fields: z.object({ fields: z.array(frHex) }),
-        emittedLength: uint,
-      }),
-    ),
+    privateLogs: z.array(privateLog),
+    publicLogs: z.array(publicLog),
+    contractClassLogs: z.array(contractClassLog),
   })
   .describe('What a tx did to the chain state');
 

@@ -38,8 +38,10 @@ import { openEnvironment, type StoreEnvironment } from '../store/environment.js'
 import { ensureDevKeystore, loadKeystore, type Validator } from '../validators/keystore.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../world-state/index.js';
 import { ChainDriver } from './chain-driver.js';
+import { ContractQueries } from './contract-queries.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { FunctionSignatureBook } from './function-signatures.js';
+import { LogQueries } from './log-queries.js';
 import { StateQueries } from './state-queries.js';
 import { TxService } from './tx-service.js';
 
@@ -64,6 +66,8 @@ export class CairnNode {
   private readonly allowedSetup: AllowedElement[];
   readonly queries: ChainQueries;
   readonly stateQueries: StateQueries;
+  readonly logQueries: LogQueries;
+  readonly contractQueries: ContractQueries;
 
   private constructor(
     readonly config: Config,
@@ -85,6 +89,8 @@ export class CairnNode {
     this.signatures = new FunctionSignatureBook(nodeStore);
     this.queries = new ChainQueries(chain, constants);
     this.stateQueries = new StateQueries(worldState, this.queries, () => chain.latestBlockNumber);
+    this.logQueries = new LogQueries(chain, (ref) => this.stateQueries.resolve(ref));
+    this.contractQueries = new ContractQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.allowedSetup = CairnNode.allowedSetupOf(config);
   }
 

@@ -1,0 +1,28 @@
+// Contract queries (issue 7): published classes by id, and instances by address as of a block,
+// with the class they run as of that block's time.
+import type { ChainStore } from '../archiver/chain-store.js';
+import type { BlockRef } from '../archiver/queries.js';
+import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';
+import type { Fr } from '../core/field.js';
+
+export class ContractQueries {
+  constructor(
+    private readonly chain: ChainStore,
+    /** Resolves a reference block to its number; throws (refused) when the chain lacks it. */
+    private readonly resolve: (ref: BlockRef) => number,
+  ) {}
+
+  contractClass(id: Fr): ContractClassPublic | undefined {
+    return this.chain.contracts.getClass(id);
+  }
+
+  /** The instance as of the reference block (default: the latest block). */
+  contract(address: Fr, ref: BlockRef = { kind: 'tag', tag: 'proposed' }): ContractInstance | undefined {
+    const blockNumber = this.resolve(ref);
+    const block = this.chain.getBlock(blockNumber)!;
+    return this.chain.contracts.getInstance(address, {
+      blockNumber,
+      timestamp: block.header.globalVariables.timestamp,
+    });
+  }
+}

@@ -92,7 +92,9 @@ function encodeEntry(log: Omit<TaggedLog, 'position'>): Buffer {
   out.writeBigUInt64BE(BigInt(log.dataStartIndexForTx), 73);
   out.writeUInt16BE(log.indexInKind, 81);
   frToBuffer(log.contractAddress).copy(out, 83);
-  log.fields.forEach((f, i) => frToBuffer(f).copy(out, ENTRY_HEADER + 32 * i));
+  log.fields.forEach((f, i) => {
+    frToBuffer(f).copy(out, ENTRY_HEADER + 32 * i);
+  });
   return out;
 }
 

@@ -1,6 +1,7 @@
 // All method sets of the node, in one registry.
 import type { CairnNode } from '../node/node.js';
 import { MethodRegistry } from '../rpc/registry.js';
+import { contractMethods } from './contracts.js';
 import { devMethods } from './dev/index.js';
 import { logMethods } from './logs.js';
 import { nodeMethods } from './node/index.js';
@@ -15,6 +16,7 @@ export function buildRegistry(node: CairnNode): MethodRegistry {
     ...txMethods(node),
     ...stateMethods(node),
     ...logMethods(node),
+    ...contractMethods(node),
     ...devMethods(node),
   );
 }

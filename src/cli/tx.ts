@@ -1,8 +1,16 @@
 // `cairn tx`: builds a valid tx for a running node's chain and prints it, or sends it.
 //   cairn tx --account 0 --note-hashes 2 --nullifiers 1 --send
 import { type Command, InvalidArgumentError } from 'commander';
-import { NodeClient, type PublicCallSpec, prepareTx, RpcError, randomFr } from '../client/index.js';
-import { FR_MODULUS, type Fr } from '../core/field.js';
+import {
+  makeContractClass,
+  makeContractInstance,
+  NodeClient,
+  type PublicCallSpec,
+  prepareTx,
+  RpcError,
+  randomFr,
+} from '../client/index.js';
+import { FR_MODULUS, type Fr, toHex32 } from '../core/field.js';
 import { devAccounts } from '../execution/dev-accounts.js';
 
 function field(text: string): Fr {
@@ -36,6 +44,19 @@ function message(text: string, previous: { recipient: string; content: Fr }[] = 
   return [...previous, { recipient: match[1]!.toLowerCase(), content: field(match[2]!) }];
 }
 
+function bytes(text: string): Uint8Array<ArrayBuffer> {
+  if (!/^0x([0-9a-fA-F]{2})+$/.test(text))
+    throw new InvalidArgumentError(`expected 0x followed by an even, non-zero number of hex digits`);
+  return Uint8Array.from(Buffer.from(text.slice(2), 'hex'));
+}
+
+/** `address:classId`: the contract moving to the class. */
+function update(text: string, previous: { address: Fr; newClassId: Fr }[] = []) {
+  const match = /^([^:]+):([^:]+)$/.exec(text);
+  if (!match) throw new InvalidArgumentError(`expected <contract address>:<new class id>, got ${text}`);
+  return [...previous, { address: field(match[1]!), newClassId: field(match[2]!) }];
+}
+
 interface TxOptions {
   rpcUrl: string;
   account: number;
@@ -48,6 +69,12 @@ interface TxOptions {
   setupCall?: PublicCallSpec[];
   teardownCall?: PublicCallSpec[];
   priorityFee: Fr;
+  publishClass?: Uint8Array<ArrayBuffer>;
+  artifactHash?: Fr;
+  publishInstance?: Fr;
+  salt?: Fr;
+  deployer?: Fr;
+  updateClass?: { address: Fr; newClassId: Fr }[];
   send?: boolean;
 }
 
@@ -55,6 +82,21 @@ async function run(opts: TxOptions): Promise<void> {
   const client = new NodeClient(opts.rpcUrl);
   const feePayer = opts.feePayer ?? devAccounts(opts.account + 1)[opts.account]!.address;
   const random = (n: number) => Array.from({ length: n }, randomFr);
+  const publishClass =
+    opts.publishClass === undefined
+      ? undefined
+      : makeContractClass({
+          artifactHash: opts.artifactHash ?? randomFr(),
+          packedBytecode: opts.publishClass,
+        });
+  const publishInstance =
+    opts.publishInstance === undefined
+      ? undefined
+      : makeContractInstance({
+          classId: opts.publishInstance,
+          salt: opts.salt ?? randomFr(),
+          deployer: opts.deployer ?? 0n,
+        });
   const { hash, wire } = await prepareTx(client, {
     feePayer,
     noteHashes: random(opts.noteHashes),
@@ -63,7 +105,13 @@ async function run(opts: TxOptions): Promise<void> {
     l2ToL1Msgs: (opts.l2ToL1 ?? []).map((m) => ({ ...m, sender: feePayer })),
     publicCalls: [...(opts.setupCall ?? []), ...(opts.call ?? []), ...(opts.teardownCall ?? [])],
     maxPriorityFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: opts.priorityFee },
+    ...(publishClass ? { publishClass } : {}),
+    ...(publishInstance ? { publishInstances: [publishInstance] } : {}),
+    ...(opts.updateClass ? { classUpdates: opts.updateClass } : {}),
   });
+  // What the tx publishes, on stderr so that stdout stays the tx (or its hash).
+  if (publishClass) process.stderr.write(`class id: ${toHex32(publishClass.id)}\n`);
+  if (publishInstance) process.stderr.write(`contract address: ${toHex32(publishInstance.address)}\n`);
   if (!opts.send) {
     process.stdout.write(`${JSON.stringify(wire, null, 2)}\n`);
     return;
@@ -89,6 +137,20 @@ export function addTxCommand(program: Command): void {
     .option('--setup-call <address:signature[:args]>', 'A setup public call (repeatable)', call('setup'))
     .option('--teardown-call <address:signature[:args]>', 'The teardown public call', call('teardown'))
     .option('--priority-fee <fee>', 'Max priority fee per L2 gas', field, 0n)
+    .option(
+      '--publish-class <bytecode>',
+      'Publish a contract class with this public bytecode (0x hex)',
+      bytes,
+    )
+    .option('--artifact-hash <hash>', 'Artifact hash of the published class (default random)', field)
+    .option('--publish-instance <classId>', 'Publish an instance of a published class', field)
+    .option('--salt <salt>', 'Salt of the published instance (default random)', field)
+    .option('--deployer <address>', 'Deployer of the published instance (default 0: anyone)', field)
+    .option(
+      '--update-class <address:classId>',
+      "Schedule a contract's move to another published class (repeatable)",
+      update,
+    )
     .option('--send', 'Send the tx and print its hash (default: print the tx JSON)')
     .action(async (opts: TxOptions) => {
       try {

@@ -10,7 +10,18 @@ import { buildTx, type TxSpec } from '../core/tx-builder.js';
 import { tx as txCodec, type WireTx } from '../core/tx-codecs.js';
 
 export {
+  CONTRACT_INSTANCE_PUBLISHED_TAG,
+  type ContractClassPublic,
+  type ContractInstance,
+  DEFAULT_PUBLIC_KEYS,
+  makeContractClass,
+  makeContractInstance,
+  siloNullifier,
+  siloPrivateLogFirstField,
+} from '../core/contracts.js';
+export {
   buildTx,
+  classUpdateCall,
   type PublicCallSpec,
   randomFr,
   type SideEffectsSpec,

@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { allowedElement, deployedL1ContractAddresses } from '../core/codecs.js';
+import { DEFAULT_UPDATE_DELAY } from '../core/contracts.js';
 
 /** How a setting's text form (flag or env var) is read. */
 export type SettingKind = 'int' | 'bool' | 'string' | 'list' | 'json';
@@ -278,6 +279,12 @@ export const SETTINGS = {
     'int',
     256 * 1024 * 1024,
     'Most bytes of pending txs the mempool holds; the lowest priority fee is evicted first',
+  ),
+  contractUpdateDelay: setting(
+    z.number().int().min(0, 'must be 0 or more seconds'),
+    'int',
+    DEFAULT_UPDATE_DELAY,
+    'Seconds between a contract scheduling a class update and the update taking effect (network-wide: every node of a network must use the same value)',
   ),
   devAccounts: setting(
     z.number().int().min(0).max(1000),

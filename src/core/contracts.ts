@@ -72,7 +72,7 @@ export interface ContractClassPublic {
   version: number;
   artifactHash: Fr;
   privateFunctionsRoot: Fr;
-  packedBytecode: Uint8Array;
+  packedBytecode: Uint8Array<ArrayBuffer>;
   privateFunctions: unknown[];
   utilityFunctions: unknown[];
 }
@@ -95,7 +95,7 @@ export function bytecodeToFields(bytecode: Uint8Array): Fr[] {
 }
 
 /** The inverse of bytecodeToFields; undefined when the fields are not a valid packing. */
-export function bytecodeFromFields(fields: readonly Fr[]): Uint8Array | undefined {
+export function bytecodeFromFields(fields: readonly Fr[]): Uint8Array<ArrayBuffer> | undefined {
   const length = fields[0];
   if (length === undefined || length > BigInt(MAX_PUBLIC_BYTECODE_BYTES)) return undefined;
   const n = Number(length);
@@ -110,7 +110,7 @@ export function bytecodeFromFields(fields: readonly Fr[]): Uint8Array | undefine
   // Bytes past the length in the last chunk, and fields past the last chunk, must be zero.
   if (out.subarray(n).some((b) => b !== 0)) return undefined;
   if (fields.slice(1 + chunks).some((f) => f !== 0n)) return undefined;
-  return new Uint8Array(out.subarray(0, n));
+  return Uint8Array.from(out.subarray(0, n));
 }
 
 /** The commitment to a class's public bytecode: its chunks, with the length in the separator. */
@@ -160,7 +160,7 @@ export function contractClassId(c: {
 export function makeContractClass(parts: {
   artifactHash: Fr;
   privateFunctions?: readonly PrivateFunction[];
-  packedBytecode: Uint8Array;
+  packedBytecode: Uint8Array<ArrayBuffer>;
 }): ContractClassPublic {
   const root = privateFunctionsRoot(parts.privateFunctions ?? []);
   return {
@@ -313,6 +313,29 @@ export function contractAddress(i: Omit<ContractInstance, 'address' | 'currentCo
   const ivpk = i.publicKeys.masterIncomingViewingPublicKey;
   const sum = addPoints(multiplyPoint(GRUMPKIN_GENERATOR, preaddress), ivpk);
   return sum.x;
+}
+
+/**
+ * An instance of a class, with its address computed. By default the salt is 0, the deployer is 0
+ * (anyone may publish it: a universal deployment), there is no initializer and the keys are the
+ * protocol's defaults.
+ */
+export function makeContractInstance(parts: {
+  classId: Fr;
+  salt?: Fr;
+  deployer?: Fr;
+  initializationHash?: Fr;
+  publicKeys?: PublicKeys;
+}): ContractInstance {
+  const base = {
+    version: CONTRACT_INSTANCE_VERSION,
+    salt: parts.salt ?? 0n,
+    deployer: parts.deployer ?? 0n,
+    originalContractClassId: parts.classId,
+    initializationHash: parts.initializationHash ?? 0n,
+    publicKeys: parts.publicKeys ?? DEFAULT_PUBLIC_KEYS,
+  };
+  return { ...base, currentContractClassId: parts.classId, address: contractAddress(base) };
 }
 
 /** The instance registry's publication log (15 fields; the first is the siloed tag). */

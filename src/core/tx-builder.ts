@@ -4,6 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS } from './block.js';
 import type { GasFees } from './block-header.js';
+import { PROTOCOL_CONTRACT_ADDRESSES } from './constants.js';
+import {
+  type ContractClassPublic,
+  type ContractInstance,
+  classPublishedLogFields,
+  instancePublishedLogFields,
+  siloNullifier,
+} from './contracts.js';
 import { bytesToFr, FR_MODULUS, type Fr } from './field.js';
 import { functionSelector } from './hash/index.js';
 import {
@@ -66,13 +74,22 @@ export interface TxSpec extends SideEffectsSpec {
   /** Side effects that stay even if app logic reverts (the protocol nullifier is always here). */
   nonRevertible?: SideEffectsSpec;
   publicCalls?: PublicCallSpec[];
+  /** Publishes a class through the class registry: its log and nullifier (one class per tx). */
+  publishClass?: ContractClassPublic;
+  /** Publishes instances through the instance registry: a log and a nullifier each. */
+  publishInstances?: ContractInstance[];
+  /** Schedules class updates: each contract moves to its new class after the network's delay. */
+  classUpdates?: { address: Fr; newClassId: Fr }[];
   /** Defaults to one byte (the dev verifier accepts any non-empty proof). */
   proof?: Uint8Array;
 }
 
-/** Gas a public call may use under cairn's native execution: start-up plus a few writes. */
+/**
+ * Gas a public call may use under cairn's native execution: start-up plus a few writes and a
+ * public log of up to 16 fields (DA gas counts the log's fields plus its address and length).
+ */
 export const PUBLIC_CALL_GAS_ALLOWANCE: Gas = {
-  daGas: 4 * 2 * DA_GAS_PER_FIELD,
+  daGas: (4 * 2 + 16 + 2) * DA_GAS_PER_FIELD,
   l2Gas: FIXED_AVM_STARTUP_L2_GAS + 4 * L2_GAS_PER_PUBLIC_DATA_WRITE,
 };
 
@@ -109,12 +126,59 @@ function part(spec: SideEffectsSpec | undefined, classLogs: { fields: Fr[] }[]):
   return out;
 }
 
+/**
+ * The registries' side effects of contract publications, as their private functions would emit
+ * them: the class log and the class id nullifier; per instance, its log and its address nullifier.
+ */
+function publications(spec: TxSpec): SideEffectsSpec {
+  const out: Required<Pick<SideEffectsSpec, 'nullifiers' | 'privateLogs' | 'contractClassLogs'>> = {
+    nullifiers: [],
+    privateLogs: [],
+    contractClassLogs: [],
+  };
+  if (spec.publishClass) {
+    out.nullifiers.push(siloNullifier(PROTOCOL_CONTRACT_ADDRESSES.classRegistry, spec.publishClass.id));
+    out.contractClassLogs.push({
+      contractAddress: PROTOCOL_CONTRACT_ADDRESSES.classRegistry,
+      fields: classPublishedLogFields(spec.publishClass),
+    });
+  }
+  for (const instance of spec.publishInstances ?? []) {
+    out.nullifiers.push(siloNullifier(PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry, instance.address));
+    out.privateLogs.push(instancePublishedLogFields(instance));
+  }
+  return out;
+}
+
+/** The instance registry call that schedules a contract's class update (sent as the contract). */
+export function classUpdateCall(address: Fr, newClassId: Fr): PublicCallSpec {
+  return {
+    contractAddress: PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry,
+    signature: 'update((Field))',
+    args: [newClassId],
+    msgSender: address,
+  };
+}
+
 /** Builds a tx and its hash. */
 export function buildTx(spec: TxSpec): { tx: Tx; hash: Fr } {
   const classLogs: { fields: Fr[] }[] = [];
   const nonRevertible = part(spec.nonRevertible, classLogs);
   nonRevertible.nullifiers.unshift(spec.protocolNullifier ?? randomFr());
-  const revertible = part(spec, classLogs);
+  const published = publications(spec);
+  const revertible = part(
+    {
+      ...spec,
+      nullifiers: [...(spec.nullifiers ?? []), ...published.nullifiers!],
+      privateLogs: [...(spec.privateLogs ?? []), ...published.privateLogs!],
+      contractClassLogs: [...(spec.contractClassLogs ?? []), ...published.contractClassLogs!],
+    },
+    classLogs,
+  );
+  const publicCalls = [
+    ...(spec.publicCalls ?? []),
+    ...(spec.classUpdates ?? []).map((u) => classUpdateCall(u.address, u.newClassId)),
+  ];
 
   const calldata: Record<'setup' | 'app' | 'teardown', { values: Fr[]; hash: Fr }[]> = {
     setup: [],
@@ -122,7 +186,7 @@ export function buildTx(spec: TxSpec): { tx: Tx; hash: Fr } {
     teardown: [],
   };
   let teardown: PublicCallRequest | null = null;
-  for (const call of spec.publicCalls ?? []) {
+  for (const call of publicCalls) {
     const selector =
       call.selector ?? (call.signature !== undefined ? functionSelector(call.signature) : undefined);
     if (selector === undefined) throw new TypeError('a public call needs a signature or a selector');

@@ -7,6 +7,7 @@
 // moves from the fee payer's Fee Juice balance to the block's fee recipient.
 import { RevertCode, type TxEffect } from '../core/block.js';
 import type { GlobalVariables } from '../core/block-header.js';
+import { DEFAULT_UPDATE_DELAY } from '../core/contracts.js';
 import type { Fr } from '../core/field.js';
 import { l2ToL1MessageLeaf } from '../core/out-hash.js';
 import {
@@ -23,7 +24,12 @@ import {
   type TxSideEffects,
 } from '../core/tx.js';
 import { TreeId, type WorldStateReader } from '../world-state/index.js';
-import { feeJuiceBalanceSlot, PublicCallRevert, runPublicCall } from './protocol-contracts.js';
+import {
+  feeJuiceBalanceSlot,
+  PublicCallRevert,
+  type PublicContext,
+  runPublicCall,
+} from './protocol-contracts.js';
 import { PublicStateJournal } from './public-storage.js';
 
 /** The tx cannot go in a block at all (as opposed to reverting): it is dropped. */
@@ -55,14 +61,19 @@ export interface TxExecutionResult {
 export interface ExecutionOptions {
   /** Charge no fee and skip the balance check (simulation). */
   skipFeeEnforcement?: boolean;
+  /** Seconds before a scheduled class update takes effect (default DEFAULT_UPDATE_DELAY). */
+  updateDelay?: number;
 }
 
 const addGas = (a: Gas, b: Gas): Gas => ({ daGas: a.daGas + b.daGas, l2Gas: a.l2Gas + b.l2Gas });
 const ZERO_GAS: Gas = { daGas: 0, l2Gas: 0 };
 
-/** Gas of one public call: AVM start-up plus its storage writes. */
-const callGas = (writes: number): Gas => ({
-  daGas: writes * 2 * DA_GAS_PER_FIELD,
+/**
+ * Gas of one public call: AVM start-up plus its storage writes and, in DA gas, its public logs
+ * (their fields plus the contract address and length of each).
+ */
+const callGas = (writes: number, logFields: number, logs: number): Gas => ({
+  daGas: (writes * 2 + logFields + 2 * logs) * DA_GAS_PER_FIELD,
   l2Gas: FIXED_AVM_STARTUP_L2_GAS + writes * L2_GAS_PER_PUBLIC_DATA_WRITE,
 });
 
@@ -93,6 +104,14 @@ export function executeTx(
     throw new TxExecutionError('Wrong number of calldata for public calls');
   }
   const journal = new PublicStateJournal(reader);
+  const txNullifiers = new Set(allNullifiers(data));
+  const context: PublicContext = {
+    state: journal,
+    timestamp: globals.timestamp,
+    nullifierExists: (siloed) =>
+      txNullifiers.has(siloed) || reader.findLeaf(TreeId.NULLIFIER, siloed) !== undefined,
+    updateDelay: options.updateDelay ?? DEFAULT_UPDATE_DELAY,
+  };
   const returnValues: { values: Fr[] }[] = [];
   let publicGas = ZERO_GAS;
   let callIndex = 0;
@@ -111,10 +130,14 @@ export function executeTx(
           isStaticCall: request.isStaticCall,
           calldata,
         },
-        journal,
+        context,
       );
     } finally {
-      publicGas = addGas(publicGas, callGas(journal.writesSince(mark)));
+      const after = journal.mark();
+      publicGas = addGas(
+        publicGas,
+        callGas(journal.writesSince(mark), journal.logFieldsSince(mark), after.logs - mark.logs),
+      );
     }
   };
 
@@ -205,7 +228,7 @@ export function executeTx(
     ),
     publicDataWrites: journal.effects(),
     privateLogs: parts.flatMap((p) => p.privateLogs),
-    publicLogs: [],
+    publicLogs: journal.logs(),
     contractClassLogs: parts.flatMap((p) =>
       p.contractClassLogsHashes.map((h) => ({
         contractAddress: h.contractAddress,

@@ -1,9 +1,10 @@
 // Protocol contracts executed natively (DESIGN §5). Fee Juice keeps public balances in a map at
 // storage slot 1 (reference-facts §5.3), so balances live in the public data tree where any
 // node, witness or client can read them. The registries publish classes and instances through
-// private side effects (nullifiers and logs that travel in the tx); they have no public function
-// cairn runs yet, and a call to one reverts with a clear reason.
+// private side effects (nullifiers and logs that travel in the tx); the instance registry's one
+// public function, `update`, schedules a contract's move to another class after a delay.
 import { FEE_JUICE_INCREASE_BALANCE, PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
+import { instanceUpdatedLogFields, siloNullifier, UPDATED_CLASS_IDS_SLOT } from '../core/contracts.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { functionSelector } from '../core/hash/index.js';
 import { mapStorageSlot, type PublicStateJournal, publicDataLeafSlot } from './public-storage.js';
@@ -27,7 +28,18 @@ export interface PublicCall {
 /** A failed call: the revert reason. */
 export class PublicCallRevert extends Error {}
 
-type NativeFunction = (call: PublicCall, state: PublicStateJournal) => Fr[];
+/** What a public call sees besides storage: the block's time and the nullifiers so far. */
+export interface PublicContext {
+  state: PublicStateJournal;
+  /** The block's timestamp. */
+  timestamp: bigint;
+  /** Whether a (siloed) nullifier is in the tree or among the tx's own nullifiers. */
+  nullifierExists(siloed: Fr): boolean;
+  /** Seconds from scheduling a class update to its taking effect. */
+  updateDelay: number;
+}
+
+type NativeFunction = (call: PublicCall, ctx: PublicContext) => Fr[];
 
 interface NativeContract {
   name: string;
@@ -60,7 +72,7 @@ const feeJuice = contract('FeeJuice', {
   // Credits bridged Fee Juice; only the contract itself may call it (its private claim does).
   [FEE_JUICE_INCREASE_BALANCE.signature]: {
     args: FEE_JUICE_INCREASE_BALANCE.calldataLength - 1,
-    run(call, state) {
+    run(call, { state }) {
       if (call.msgSender !== PROTOCOL_CONTRACT_ADDRESSES.feeJuice) {
         throw new PublicCallRevert('Function _increase_public_balance can only be called internally');
       }
@@ -73,12 +85,12 @@ const feeJuice = contract('FeeJuice', {
   },
   'balance_of_public((Field))': {
     args: 1,
-    run: (call, state) => [state.read(feeJuiceBalanceSlot(call.calldata[1]!))],
+    run: (call, { state }) => [state.read(feeJuiceBalanceSlot(call.calldata[1]!))],
   },
   // Reverts unless the caller holds at least `fee_limit`.
   'check_balance(u128)': {
     args: 1,
-    run(call, state) {
+    run(call, { state }) {
       const limit = u128(call.calldata[1]!, 'fee_limit');
       if (state.read(feeJuiceBalanceSlot(call.msgSender)) < limit) {
         throw new PublicCallRevert('Balance too low');
@@ -88,14 +100,64 @@ const feeJuice = contract('FeeJuice', {
   },
 });
 
+/**
+ * Where the instance registry keeps a contract's scheduled class change: three consecutive
+ * storage slots from the contract's entry in the updated-class-ids map — the time of change, the
+ * class before it and the class after it (all 0 until the first update).
+ */
+export function scheduledClassSlots(address: Fr): { timestampOfChange: Fr; pre: Fr; post: Fr } {
+  const base = mapStorageSlot(UPDATED_CLASS_IDS_SLOT, address);
+  const at = (offset: bigint) =>
+    publicDataLeafSlot(PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry, base + offset);
+  return { timestampOfChange: at(0n), pre: at(1n), post: at(2n) };
+}
+
+const instanceRegistry = contract('ContractInstanceRegistry', {
+  // Schedules the calling contract's move to another published class, effective after the
+  // delay; the contract keeps its class until then. Emits the update as a public log.
+  'update((Field))': {
+    args: 1,
+    run(call, ctx) {
+      const { state } = ctx;
+      const address = call.msgSender;
+      const newClassId = call.calldata[1]!;
+      if (!ctx.nullifierExists(siloNullifier(PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry, address))) {
+        throw new PublicCallRevert('msg.sender is not deployed');
+      }
+      if (!ctx.nullifierExists(siloNullifier(PROTOCOL_CONTRACT_ADDRESSES.classRegistry, newClassId))) {
+        throw new PublicCallRevert('New contract class is not registered');
+      }
+      const slots = scheduledClassSlots(address);
+      const change = state.read(slots.timestampOfChange);
+      // The class in force now: 0 means "the original class" (never updated).
+      const current =
+        change !== 0n && ctx.timestamp >= change ? state.read(slots.post) : state.read(slots.pre);
+      const timestampOfChange = ctx.timestamp + BigInt(ctx.updateDelay);
+      write(call, state, slots.timestampOfChange, timestampOfChange);
+      write(call, state, slots.pre, current);
+      write(call, state, slots.post, newClassId);
+      state.emitLog({
+        contractAddress: PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry,
+        fields: instanceUpdatedLogFields({
+          address,
+          prevContractClassId: current,
+          newContractClassId: newClassId,
+          timestampOfChange,
+        }),
+      });
+      return [];
+    },
+  },
+});
+
 const NATIVE_CONTRACTS = new Map<Fr, NativeContract>([
   [PROTOCOL_CONTRACT_ADDRESSES.feeJuice, feeJuice],
   [PROTOCOL_CONTRACT_ADDRESSES.classRegistry, contract('ContractClassRegistry', {})],
-  [PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry, contract('ContractInstanceRegistry', {})],
+  [PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry, instanceRegistry],
 ]);
 
 /** Runs a public call natively; throws PublicCallRevert with the reason when it fails. */
-export function runPublicCall(call: PublicCall, state: PublicStateJournal): Fr[] {
+export function runPublicCall(call: PublicCall, ctx: PublicContext): Fr[] {
   const target = NATIVE_CONTRACTS.get(call.contractAddress);
   if (!target) {
     throw new PublicCallRevert(
@@ -115,5 +177,5 @@ export function runPublicCall(call: PublicCall, state: PublicStateJournal): Fr[]
       `${target.name}.${fn.signature} takes ${fn.args} arguments, got ${call.calldata.length - 1}`,
     );
   }
-  return fn.run(call, state);
+  return fn.run(call, ctx);
 }

@@ -1,7 +1,7 @@
 // Public storage as seen by public execution: leaf slots derived from (contract, storage slot)
-// (reference-facts §5.3), and a journal of writes over a world-state reader that can be rolled
-// back to a mark — a reverted phase leaves no writes behind.
-import type { PublicDataWriteEffect } from '../core/block.js';
+// (reference-facts §5.3), and a journal of writes and public logs over a world-state reader that
+// can be rolled back to a mark — a reverted phase leaves no writes and no logs behind.
+import type { PublicDataWriteEffect, PublicLog } from '../core/block.js';
 import type { Fr } from '../core/field.js';
 import { poseidon2HashWithSeparator } from '../core/hash/index.js';
 import { TreeId, type WorldStateReader } from '../world-state/index.js';
@@ -28,10 +28,17 @@ interface JournalEntry {
   previous: Fr | undefined;
 }
 
-/** Writes made during one tx's execution, over the state before the tx. */
+/** A point in a journal to measure from or roll back to. */
+export interface JournalMark {
+  writes: number;
+  logs: number;
+}
+
+/** Writes and public logs made during one tx's execution, over the state before the tx. */
 export class PublicStateJournal {
   private readonly current = new Map<Fr, Fr>();
   private readonly log: JournalEntry[] = [];
+  private readonly publicLogs: PublicLog[] = [];
 
   constructor(private readonly base: WorldStateReader) {}
 
@@ -44,14 +51,19 @@ export class PublicStateJournal {
     this.current.set(leafSlot, value);
   }
 
-  /** A point to roll back to. */
-  mark(): number {
-    return this.log.length;
+  emitLog(log: PublicLog): void {
+    this.publicLogs.push(log);
   }
 
-  /** Undoes every write made since `mark`. */
-  rollback(mark: number): void {
-    while (this.log.length > mark) {
+  /** A point to roll back to. */
+  mark(): JournalMark {
+    return { writes: this.log.length, logs: this.publicLogs.length };
+  }
+
+  /** Undoes every write and log made since `mark`. */
+  rollback(mark: JournalMark): void {
+    this.publicLogs.length = mark.logs;
+    while (this.log.length > mark.writes) {
       const { leafSlot, previous } = this.log.pop()!;
       if (previous === undefined) this.current.delete(leafSlot);
       else this.current.set(leafSlot, previous);
@@ -59,8 +71,18 @@ export class PublicStateJournal {
   }
 
   /** Writes since `mark` (for gas accounting). */
-  writesSince(mark: number): number {
-    return this.log.length - mark;
+  writesSince(mark: JournalMark): number {
+    return this.log.length - mark.writes;
+  }
+
+  /** Fields of the public logs emitted since `mark` (for gas accounting). */
+  logFieldsSince(mark: JournalMark): number {
+    return this.publicLogs.slice(mark.logs).reduce((n, l) => n + l.fields.length, 0);
+  }
+
+  /** The public logs emitted, in order. */
+  logs(): PublicLog[] {
+    return [...this.publicLogs];
   }
 
   /** The final value of each slot written, in the order slots were first written. */

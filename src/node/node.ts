@@ -136,7 +136,14 @@ export class CairnNode {
         validators,
         root.child({ component: 'l1' }),
       );
-      const chain = new ChainStore(openEnvironment(dataDir.path, 'archiver'));
+      const archiverLogger = root.child({ component: 'archiver' });
+      const chain = new ChainStore(openEnvironment(dataDir.path, 'archiver'), {
+        onSkippedContractEvent: (e) =>
+          archiverLogger.warn(
+            { blockNumber: e.blockNumber, txHash: toHex32(e.txHash) },
+            `contract event not indexed: ${e.reason}`,
+          ),
+      });
       chain.initialize(genesisBlockOf(worldState));
       const rollup = new RollupClient(l1);
       const constants = await rollup.constants(config.l1BlockTime);
@@ -162,6 +169,7 @@ export class CairnNode {
         allowedSetup: CairnNode.allowedSetupOf(config),
         maxTxCount: config.mempoolMaxTxCount,
         maxBytes: config.mempoolMaxBytes,
+        contractUpdateDelay: config.contractUpdateDelay,
         logger: root.child({ component: 'mempool' }),
       });
       const sequencer =
@@ -178,6 +186,7 @@ export class CairnNode {
               maxBlocksPerCheckpoint: config.maxBlocksPerCheckpoint,
               minTxsPerBlock: config.minTxsPerBlock,
               maxTxsPerBlock: config.maxTxsPerBlock,
+              contractUpdateDelay: config.contractUpdateDelay,
               txs,
               fees,
               logger: root.child({ component: 'sequencer' }),

@@ -76,6 +76,8 @@ export interface TxServiceOptions {
   allowedSetup: readonly AllowedElement[];
   maxTxCount: number;
   maxBytes: number;
+  /** Seconds before a class update scheduled by a tx takes effect (for simulation). */
+  contractUpdateDelay?: number;
   logger: Logger;
 }
 
@@ -404,7 +406,10 @@ export class TxService implements TxSource {
       gasFees: skipFeeEnforcement ? { feePerDaGas: 0n, feePerL2Gas: 0n } : fees,
     };
     try {
-      const result = executeTx(fork, tx, validation.hash!, globalVariables, { skipFeeEnforcement });
+      const result = executeTx(fork, tx, validation.hash!, globalVariables, {
+        skipFeeEnforcement,
+        updateDelay: this.o.contractUpdateDelay,
+      });
       return {
         ...(result.revertReason !== undefined ? { revertReason: result.revertReason } : {}),
         globalVariables,

@@ -54,6 +54,8 @@ export interface SequencerOptions {
   maxBlocksPerCheckpoint: number;
   minTxsPerBlock: number;
   maxTxsPerBlock: number;
+  /** Seconds before a class update scheduled by a tx takes effect. */
+  contractUpdateDelay?: number;
   txs: TxSource;
   fees: BlockFeeSource;
   logger: Logger;
@@ -228,7 +230,9 @@ export class Sequencer {
       if (tx.data.expirationTimestamp < globals.timestamp) continue;
       let result: TxExecutionResult;
       try {
-        result = executeTx(builder.fork, tx, hash, globals);
+        result = executeTx(builder.fork, tx, hash, globals, {
+          updateDelay: this.o.contractUpdateDelay,
+        });
       } catch (err) {
         if (!(err instanceof TxExecutionError)) throw err;
         used.add(hash);

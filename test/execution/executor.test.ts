@@ -25,6 +25,7 @@ import {
   FEE_JUICE_BALANCES_SLOT,
   feeJuiceBalanceSlot,
   PublicCallRevert,
+  type PublicContext,
   runPublicCall,
 } from '../../src/execution/protocol-contracts.js';
 import {
@@ -702,6 +703,12 @@ describe('executeTx: fee payment against a balance model (property)', () => {
 
 describe('protocol contracts (runPublicCall)', () => {
   const journal = () => new PublicStateJournal(ws.at(0));
+  const ctx = (state: PublicStateJournal): PublicContext => ({
+    state,
+    timestamp: 0n,
+    nullifierExists: () => false,
+    updateDelay: 0,
+  });
   const call = (calldata: Fr[], over: Record<string, unknown> = {}) => ({
     msgSender: FEE_JUICE,
     contractAddress: FEE_JUICE,
@@ -725,42 +732,42 @@ describe('protocol contracts (runPublicCall)', () => {
 
   test('_increase_public_balance credits, only for the contract itself, within u128', () => {
     const j = journal();
-    assert.deepEqual(runPublicCall(call([sel(INCREASE), 0x99n, 5n]), j), []);
-    runPublicCall(call([sel(INCREASE), 0x99n, 6n]), j);
+    assert.deepEqual(runPublicCall(call([sel(INCREASE), 0x99n, 5n]), ctx(j)), []);
+    runPublicCall(call([sel(INCREASE), 0x99n, 6n]), ctx(j));
     assert.equal(j.read(feeJuiceBalanceSlot(0x99n)), 11n);
     reverts(
-      () => runPublicCall(call([sel(INCREASE), 0x99n, 1n], { msgSender: 0x99n }), j),
+      () => runPublicCall(call([sel(INCREASE), 0x99n, 1n], { msgSender: 0x99n }), ctx(j)),
       /only be called internally/,
     );
     const u128Max = (1n << 128n) - 1n;
     reverts(
-      () => runPublicCall(call([sel(INCREASE), 0x98n, u128Max + 1n]), j),
+      () => runPublicCall(call([sel(INCREASE), 0x98n, u128Max + 1n]), ctx(j)),
       /amount does not fit in a u128/,
     );
-    runPublicCall(call([sel(INCREASE), 0x98n, u128Max]), j);
-    reverts(() => runPublicCall(call([sel(INCREASE), 0x98n, 1n]), j), /balance does not fit in a u128/);
+    runPublicCall(call([sel(INCREASE), 0x98n, u128Max]), ctx(j));
+    reverts(() => runPublicCall(call([sel(INCREASE), 0x98n, 1n]), ctx(j)), /balance does not fit in a u128/);
     assert.equal(j.read(feeJuiceBalanceSlot(0x98n)), u128Max);
   });
 
   test('calls with unknown targets, selectors or argument counts revert', () => {
     const j = journal();
-    reverts(() => runPublicCall(call([1n], { contractAddress: UNSUPPORTED }), j), /is not supported/);
-    reverts(() => runPublicCall(call([]), j), /calldata is empty/);
+    reverts(() => runPublicCall(call([1n], { contractAddress: UNSUPPORTED }), ctx(j)), /is not supported/);
+    reverts(() => runPublicCall(call([]), ctx(j)), /calldata is empty/);
     reverts(
-      () => runPublicCall(call([0x12345678n]), j),
+      () => runPublicCall(call([0x12345678n]), ctx(j)),
       /FeeJuice has no public function with selector 0x12345678/,
     );
-    reverts(() => runPublicCall(call([1n << 40n]), j), /FeeJuice has no public function/);
-    reverts(() => runPublicCall(call([sel(BALANCE_OF)]), j), /takes 1 arguments, got 0/);
-    reverts(() => runPublicCall(call([sel(BALANCE_OF), 1n, 2n]), j), /takes 1 arguments, got 2/);
+    reverts(() => runPublicCall(call([1n << 40n]), ctx(j)), /FeeJuice has no public function/);
+    reverts(() => runPublicCall(call([sel(BALANCE_OF)]), ctx(j)), /takes 1 arguments, got 0/);
+    reverts(() => runPublicCall(call([sel(BALANCE_OF), 1n, 2n]), ctx(j)), /takes 1 arguments, got 2/);
     for (const registry of [2n, 3n]) {
       reverts(
-        () => runPublicCall(call([sel(BALANCE_OF), 1n], { contractAddress: registry }), j),
+        () => runPublicCall(call([sel(BALANCE_OF), 1n], { contractAddress: registry }), ctx(j)),
         /Registry has no public function/,
       );
     }
     reverts(
-      () => runPublicCall(call([sel(CHECK_BALANCE), 1n << 128n]), j),
+      () => runPublicCall(call([sel(CHECK_BALANCE), 1n << 128n]), ctx(j)),
       /fee_limit does not fit in a u128/,
     );
   });
@@ -775,17 +782,25 @@ describe('public storage journal', () => {
     assert.deepEqual(j.effects(), []);
   });
 
-  test('rollback to a mark undoes exactly the writes since it', () => {
+  test('rollback to a mark undoes exactly the writes and logs since it', () => {
     const j = new PublicStateJournal(ws.at(0));
+    const start = j.mark();
     const a = feeJuiceBalanceSlot(alice);
     j.write(1000n, 1n);
     j.write(a, 5n);
+    j.emitLog({ contractAddress: 7n, fields: [1n] });
     const mark = j.mark();
     assert.equal(j.writesSince(mark), 0);
     j.write(a, 6n);
     j.write(2000n, 2n);
     j.write(2000n, 3n);
+    j.emitLog({ contractAddress: 8n, fields: [2n, 3n] });
     assert.equal(j.writesSince(mark), 3);
+    assert.equal(j.logFieldsSince(mark), 2);
+    assert.deepEqual(
+      j.logs().map((l) => l.contractAddress),
+      [7n, 8n],
+    );
     assert.equal(j.read(a), 6n);
     assert.deepEqual(j.effects(), [
       { leafSlot: 1000n, value: 1n },
@@ -794,15 +809,17 @@ describe('public storage journal', () => {
     ]);
     j.rollback(mark);
     assert.equal(j.writesSince(mark), 0);
+    assert.deepEqual(j.logs(), [{ contractAddress: 7n, fields: [1n] }]);
     assert.equal(j.read(a), 5n);
     assert.equal(j.read(2000n), 0n);
     assert.deepEqual(j.effects(), [
       { leafSlot: 1000n, value: 1n },
       { leafSlot: a, value: 5n },
     ]);
-    j.rollback(0);
+    j.rollback(start);
     assert.equal(j.read(a), DEV_ACCOUNT_BALANCE);
     assert.deepEqual(j.effects(), []);
+    assert.deepEqual(j.logs(), []);
   });
 });
 

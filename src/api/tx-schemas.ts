@@ -33,6 +33,12 @@ export const simulationOverrides = z
     publicStorage: z
       .array(z.object({ contractAddress: l2Address, slot: frHex, value: frHex }).strict())
       .max(1000, 'at most 1000 public storage overrides'),
+    // Instances only matter to the bytecode a call runs, and cairn runs only the protocol
+    // contracts natively: an instance override could change nothing, so it is refused.
+    contracts: z.never({
+      error:
+        'contract instance overrides are not supported: cairn executes only the protocol contracts in public, so no override could take effect',
+    }),
   })
   .partial()
   .strict()

@@ -210,6 +210,13 @@ describe('transactions on a real node', () => {
     assert.match(sim.revertReason, /not supported/);
     assert.equal(sim.txEffect.revertCode, 1);
     assert.equal(sim.txEffect.noteHashes.length, 0); // the revertible note hash is gone
+    const override = await call(node.publicUrl, 'svc_simulatePublicCalls', [
+      t.wire,
+      false,
+      { contracts: {} },
+    ]);
+    assert.equal(override.error?.code, -32602);
+    assert.match(override.error!.message, /contract instance overrides are not supported/);
     await pub('svc_sendTx', [t.wire]);
     await dev('svcDev_mine', [1]);
     await dev('svcDev_advanceToNextEpoch');

@@ -104,7 +104,10 @@ export function executeTx(
     throw new TxExecutionError('Wrong number of calldata for public calls');
   }
   const journal = new PublicStateJournal(reader);
-  const txNullifiers = new Set(allNullifiers(data));
+  // The tx's own nullifiers a public call sees: the non-revertible ones from setup on, the
+  // revertible ones during app logic, and in teardown only if app logic did not revert.
+  const nonRevertibleNullifiers = new Set(data.nonRevertible.nullifiers);
+  let txNullifiers = nonRevertibleNullifiers;
   const context: PublicContext = {
     state: journal,
     timestamp: globals.timestamp,
@@ -151,6 +154,7 @@ export function executeTx(
   }
 
   const appMark = journal.mark();
+  txNullifiers = new Set(allNullifiers(data));
   let revertReason: string | undefined;
   try {
     for (const request of data.revertible.publicCallRequests) run(request);
@@ -164,6 +168,7 @@ export function executeTx(
     if (!(err instanceof PublicCallRevert)) throw err;
     revertReason = `App logic reverted: ${err.message}`;
     journal.rollback(appMark);
+    txNullifiers = nonRevertibleNullifiers;
   }
 
   let teardownGas = ZERO_GAS;

@@ -1,0 +1,451 @@
+// The instance registry's native `update((Field))` executed through executeTx on a world state
+// with dev accounts: txs built with buildTx (publishClass / publishInstances / classUpdates).
+// Covers the deployment and registration checks (nullifiers of the same tx or of the tree), the
+// public log and the three storage slots it writes, the time of change (timestamp + delay), the
+// `prev` field across successive updates, reverts (which leave no log and no writes behind), and
+// the DA gas the log costs.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { poseidon2Hash as refHash } from '@zkpassport/poseidon2';
+import { RevertCode } from '../../src/core/block.js';
+import { emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
+import {
+  CONTRACT_INSTANCE_UPDATED_MAGIC_VALUE,
+  type ContractClassPublic,
+  type ContractInstance,
+  DEFAULT_UPDATE_DELAY,
+  makeContractClass,
+  makeContractInstance,
+  parseInstanceUpdated,
+  siloNullifier,
+} from '../../src/core/contracts.js';
+import type { Fr } from '../../src/core/field.js';
+import {
+  DA_GAS_PER_FIELD,
+  FIXED_AVM_STARTUP_L2_GAS,
+  L2_GAS_PER_PUBLIC_DATA_WRITE,
+} from '../../src/core/tx.js';
+import { buildTx, classUpdateCall, type PublicCallSpec, type TxSpec } from '../../src/core/tx-builder.js';
+import { devAccounts, devAccountsGenesisData } from '../../src/execution/dev-accounts.js';
+import {
+  type ExecutionOptions,
+  executeTx,
+  TxExecutionError,
+  type TxExecutionResult,
+} from '../../src/execution/executor.js';
+import { feeJuiceBalanceSlot, scheduledClassSlots } from '../../src/execution/protocol-contracts.js';
+import {
+  PUBLIC_LEAF_SLOT_SEPARATOR,
+  PUBLIC_STORAGE_MAP_SLOT_SEPARATOR,
+  readPublicData,
+} from '../../src/execution/public-storage.js';
+import { applyTxEffect, buildBlock } from '../../src/sequencer/block-builder.js';
+import { openEnvironment } from '../../src/store/environment.js';
+import { genesisBlockHashOf, WorldState, type WorldStateFork } from '../../src/world-state/index.js';
+
+const [alice] = devAccounts(1).map((a) => a.address) as [Fr];
+const FEE_RECIPIENT = 0xfee0n;
+const T = 1_700_000_000n;
+/** A contract cairn cannot execute: any call to it reverts. */
+const UNSUPPORTED = 0x999n;
+const failingCall = (over: Partial<PublicCallSpec> = {}): PublicCallSpec => ({
+  contractAddress: UNSUPPORTED,
+  selector: 1,
+  ...over,
+});
+
+const classOf = (artifactHash: Fr) =>
+  makeContractClass({ artifactHash, packedBytecode: Uint8Array.of(1, 2, 3) });
+const A = classOf(0xa1n);
+const B = classOf(0xb2n);
+const C = classOf(0xc3n);
+const D = classOf(0xd4n);
+const instanceOf = (cls: ContractClassPublic, salt: Fr) => makeContractInstance({ classId: cls.id, salt });
+const I = instanceOf(A, 1n);
+const J = instanceOf(A, 2n);
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-contract-update-'));
+let ws: WorldState;
+let nullifierSeed = 0x200_000n;
+
+before(async () => {
+  ws = await WorldState.open(openEnvironment(dir, 'world-state'), {
+    historyBlocks: 0,
+    genesisPublicData: devAccountsGenesisData(devAccounts(1)),
+    genesisBlockHash: genesisBlockHashOf,
+  });
+});
+after(async () => {
+  await ws.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const globals = (timestamp = T, feePerDaGas = 0n): GlobalVariables => ({
+  ...emptyGlobalVariables(),
+  chainId: 31337n,
+  version: 1n,
+  blockNumber: 1,
+  slotNumber: 1,
+  timestamp,
+  gasFees: { feePerDaGas, feePerL2Gas: 7n },
+  feeRecipient: FEE_RECIPIENT,
+});
+
+const spec = (over: Partial<TxSpec> = {}): TxSpec => ({
+  feePayer: alice,
+  anchorBlockHash: 1n,
+  chainId: 31337,
+  version: 1,
+  expirationTimestamp: 2n ** 40n,
+  maxFeesPerGas: { feePerDaGas: 100n, feePerL2Gas: 100n },
+  protocolNullifier: nullifierSeed++,
+  ...over,
+});
+
+/** Executes one tx and applies its effect to `fork`. */
+function run(
+  fork: WorldStateFork,
+  over: Partial<TxSpec>,
+  g: GlobalVariables = globals(),
+  options?: ExecutionOptions,
+): TxExecutionResult {
+  const { tx, hash } = buildTx(spec(over));
+  const result = executeTx(fork, tx, hash, g, options);
+  applyTxEffect(fork, result.effect);
+  return result;
+}
+
+/** Publishes classes (one per tx) and instances on `fork`. */
+function publish(
+  fork: WorldStateFork,
+  classes: ContractClassPublic[],
+  instances: ContractInstance[] = [],
+): void {
+  for (const [i, cls] of classes.entries()) {
+    const r = run(fork, { publishClass: cls, ...(i === 0 ? { publishInstances: instances } : {}) });
+    assert.equal(r.effect.revertCode, RevertCode.OK);
+  }
+  if (classes.length === 0) run(fork, { publishInstances: instances });
+}
+
+/** The three slots, derived independently: map slot of the address at slot 1, then + 0, 1, 2. */
+function slotsOf(address: Fr) {
+  const base = refHash([BigInt(PUBLIC_STORAGE_MAP_SLOT_SEPARATOR), 1n, address]);
+  const leaf = (k: bigint) => refHash([BigInt(PUBLIC_LEAF_SLOT_SEPARATOR), 2n, base + k]);
+  return { timestampOfChange: leaf(0n), pre: leaf(1n), post: leaf(2n) };
+}
+const readSlots = (fork: WorldStateFork, address: Fr) => {
+  const s = slotsOf(address);
+  return {
+    timestampOfChange: readPublicData(fork, s.timestampOfChange),
+    pre: readPublicData(fork, s.pre),
+    post: readPublicData(fork, s.post),
+  };
+};
+const updateLog = (address: Fr, prev: Fr, next: Fr, timestampOfChange: bigint) => ({
+  contractAddress: 2n,
+  fields: [CONTRACT_INSTANCE_UPDATED_MAGIC_VALUE, address, prev, next, timestampOfChange],
+});
+const feeWrites = (r: TxExecutionResult) =>
+  r.effect.publicDataWrites.filter(
+    (w) => w.leafSlot === feeJuiceBalanceSlot(alice) || w.leafSlot === feeJuiceBalanceSlot(FEE_RECIPIENT),
+  );
+
+describe('update((Field)): successful updates', () => {
+  test('the slots are the map entry of the address at slot 1, three in a row', () => {
+    assert.deepEqual(scheduledClassSlots(I.address), slotsOf(I.address));
+    assert.notDeepEqual(scheduledClassSlots(J.address), slotsOf(I.address));
+  });
+
+  test('with the publications in the same tx: one public log and the three slots written', () => {
+    const fork = ws.fork();
+    const r = run(fork, {
+      publishClass: B,
+      publishInstances: [I],
+      classUpdates: [{ address: I.address, newClassId: B.id }],
+    });
+    assert.equal(r.revertReason, undefined);
+    assert.equal(r.effect.revertCode, RevertCode.OK);
+    const toc = T + BigInt(DEFAULT_UPDATE_DELAY);
+    assert.equal(DEFAULT_UPDATE_DELAY, 86_400);
+    assert.deepEqual(r.effect.publicLogs, [updateLog(I.address, 0n, B.id, toc)]);
+    assert.deepEqual(parseInstanceUpdated(r.effect.publicLogs[0]!), {
+      ok: true,
+      value: {
+        address: I.address,
+        prevContractClassId: 0n,
+        newContractClassId: B.id,
+        timestampOfChange: toc,
+      },
+    });
+    const s = slotsOf(I.address);
+    assert.deepEqual(r.effect.publicDataWrites.slice(0, 3), [
+      { leafSlot: s.timestampOfChange, value: toc },
+      { leafSlot: s.pre, value: 0n },
+      { leafSlot: s.post, value: B.id },
+    ]);
+    assert.equal(r.effect.publicDataWrites.length, 5);
+    assert.deepEqual(readSlots(fork, I.address), { timestampOfChange: toc, pre: 0n, post: B.id });
+    // The publications' nullifiers are in the effect; another contract's slots are untouched.
+    assert.ok(r.effect.nullifiers.includes(siloNullifier(2n, I.address)));
+    assert.ok(r.effect.nullifiers.includes(siloNullifier(3n, B.id)));
+    assert.deepEqual(readSlots(fork, J.address), { timestampOfChange: 0n, pre: 0n, post: 0n });
+    assert.deepEqual(r.publicReturnValues, [{ values: [] }]);
+  });
+
+  test('with the publications in an earlier block: the nullifiers come from the tree; the delay option applies', () => {
+    const fork = ws.fork();
+    const { tx, hash } = buildTx(spec({ publishClass: B, publishInstances: [I] }));
+    const published = executeTx(fork, tx, hash, globals());
+    buildBlock(fork, {
+      globalVariables: { ...globals(), blockNumber: 1 },
+      txEffects: [published.effect],
+      checkpointNumber: 1,
+      indexWithinCheckpoint: 0,
+      l1ToL2Messages: [],
+      totalManaUsed: 0n,
+    });
+    const t = T + 1234n;
+    const r = run(fork, { classUpdates: [{ address: I.address, newClassId: B.id }] }, globals(t), {
+      updateDelay: 600,
+    });
+    assert.equal(r.effect.revertCode, RevertCode.OK);
+    assert.deepEqual(r.effect.publicLogs, [updateLog(I.address, 0n, B.id, t + 600n)]);
+    assert.deepEqual(readSlots(fork, I.address), { timestampOfChange: t + 600n, pre: 0n, post: B.id });
+  });
+
+  test('the time of change is the block timestamp plus the delay (0 included)', () => {
+    for (const [timestamp, delay] of [
+      [T, 0],
+      [T + 5n, 1],
+      [1n, 600],
+      [(1n << 40n) + 3n, 86_400],
+    ] as const) {
+      const fork = ws.fork();
+      publish(fork, [B], [I]);
+      const r = run(fork, { classUpdates: [{ address: I.address, newClassId: B.id }] }, globals(timestamp), {
+        updateDelay: delay,
+      });
+      assert.deepEqual(r.effect.publicLogs, [updateLog(I.address, 0n, B.id, timestamp + BigInt(delay))]);
+    }
+  });
+
+  test('prev is the class in force: 0 while the original applies, the last class that took effect after', () => {
+    const fork = ws.fork();
+    publish(fork, [B, C, D], [I]);
+    const opts = { updateDelay: 100 };
+    const updateTo = (cls: ContractClassPublic, t: bigint) =>
+      run(fork, { classUpdates: [{ address: I.address, newClassId: cls.id }] }, globals(t), opts).effect
+        .publicLogs;
+    // B scheduled at T, for T + 100.
+    assert.deepEqual(updateTo(B, T), [updateLog(I.address, 0n, B.id, T + 100n)]);
+    // Before B took effect, C replaces it: the class in force is still the original (0).
+    assert.deepEqual(updateTo(C, T + 50n), [updateLog(I.address, 0n, C.id, T + 150n)]);
+    assert.deepEqual(readSlots(fork, I.address), { timestampOfChange: T + 150n, pre: 0n, post: C.id });
+    // At T + 100 nothing changes (B was replaced); C takes effect at T + 150.
+    assert.deepEqual(updateTo(D, T + 150n), [updateLog(I.address, C.id, D.id, T + 250n)]);
+    // D is pending: the class in force is C, not D.
+    assert.deepEqual(updateTo(B, T + 249n), [updateLog(I.address, C.id, B.id, T + 349n)]);
+    assert.deepEqual(readSlots(fork, I.address), { timestampOfChange: T + 349n, pre: C.id, post: B.id });
+    // Exactly at the time of change the new class is in force.
+    assert.deepEqual(updateTo(C, T + 349n), [updateLog(I.address, B.id, C.id, T + 449n)]);
+  });
+
+  test('two contracts update in one tx: one log each, in call order', () => {
+    const fork = ws.fork();
+    publish(fork, [B, C], [I, J]);
+    const r = run(fork, {
+      classUpdates: [
+        { address: J.address, newClassId: C.id },
+        { address: I.address, newClassId: B.id },
+      ],
+    });
+    const toc = T + 86_400n;
+    assert.deepEqual(r.effect.publicLogs, [
+      updateLog(J.address, 0n, C.id, toc),
+      updateLog(I.address, 0n, B.id, toc),
+    ]);
+    assert.equal(readSlots(fork, J.address).post, C.id);
+    assert.equal(readSlots(fork, I.address).post, B.id);
+  });
+});
+
+describe('update((Field)): reverts', () => {
+  const assertNothingWritten = (fork: WorldStateFork, r: TxExecutionResult, address: Fr) => {
+    assert.equal(r.effect.revertCode, RevertCode.REVERTED);
+    assert.deepEqual(r.effect.publicLogs, []);
+    assert.deepEqual(r.effect.publicDataWrites, feeWrites(r));
+    assert.equal(r.effect.publicDataWrites.length, 2);
+    assert.deepEqual(readSlots(fork, address), { timestampOfChange: 0n, pre: 0n, post: 0n });
+  };
+
+  test('a sender that is not deployed: "msg.sender is not deployed", no log, no writes', () => {
+    const fork = ws.fork();
+    publish(fork, [B]);
+    const r = run(fork, { classUpdates: [{ address: I.address, newClassId: B.id }] });
+    assert.equal(r.revertReason, 'App logic reverted: msg.sender is not deployed');
+    assertNothingWritten(fork, r, I.address);
+    assert.deepEqual(r.publicReturnValues, [{ values: [] }]);
+    // The address nullifier siloed by another contract (the class registry) does not count.
+    const other = run(fork, {
+      nullifiers: [siloNullifier(3n, I.address), I.address],
+      classUpdates: [{ address: I.address, newClassId: B.id }],
+    });
+    assert.equal(other.revertReason, 'App logic reverted: msg.sender is not deployed');
+    assertNothingWritten(fork, other, I.address);
+  });
+
+  test('a class that is not registered: "New contract class is not registered"', () => {
+    const fork = ws.fork();
+    publish(fork, [B], [I]);
+    const r = run(fork, { classUpdates: [{ address: I.address, newClassId: C.id }] });
+    assert.equal(r.revertReason, 'App logic reverted: New contract class is not registered');
+    assertNothingWritten(fork, r, I.address);
+    // The class id nullifier siloed by the instance registry does not count.
+    const other = run(fork, {
+      nullifiers: [siloNullifier(2n, C.id)],
+      classUpdates: [{ address: I.address, newClassId: C.id }],
+    });
+    assert.equal(other.revertReason, 'App logic reverted: New contract class is not registered');
+    assertNothingWritten(fork, other, I.address);
+    // The original class of the instance, never published, is not registered either.
+    const original = run(fork, { classUpdates: [{ address: I.address, newClassId: A.id }] });
+    assert.equal(original.revertReason, 'App logic reverted: New contract class is not registered');
+  });
+
+  test('a static call cannot update', () => {
+    const fork = ws.fork();
+    publish(fork, [B], [I]);
+    const r = run(fork, { publicCalls: [{ ...classUpdateCall(I.address, B.id), isStaticCall: true }] });
+    assert.equal(r.revertReason, 'App logic reverted: Static call cannot update the state');
+    assertNothingWritten(fork, r, I.address);
+  });
+
+  test('an app-logic call failing after the update rolls back its log and writes', () => {
+    const fork = ws.fork();
+    publish(fork, [B], [I]);
+    const r = run(fork, { publicCalls: [classUpdateCall(I.address, B.id), failingCall()] });
+    assert.match(
+      r.revertReason!,
+      /^App logic reverted: public execution of contract 0x0+999 is not supported/,
+    );
+    assertNothingWritten(fork, r, I.address);
+    assert.deepEqual(r.publicReturnValues, [{ values: [] }, { values: [] }]);
+    // The same update with the publications in the reverted tx itself: all of it is dropped.
+    const fork2 = ws.fork();
+    const r2 = run(fork2, {
+      publishClass: B,
+      publishInstances: [I],
+      publicCalls: [classUpdateCall(I.address, B.id), failingCall()],
+    });
+    assertNothingWritten(fork2, r2, I.address);
+    assert.deepEqual(r2.effect.contractClassLogs, []);
+    assert.equal(r2.effect.nullifiers.length, 1);
+    // A later update sees no trace of the rolled-back one.
+    const later = run(fork, { classUpdates: [{ address: I.address, newClassId: B.id }] });
+    assert.deepEqual(later.effect.publicLogs, [updateLog(I.address, 0n, B.id, T + 86_400n)]);
+  });
+
+  test('a failing teardown rolls back an app-logic update too', () => {
+    const fork = ws.fork();
+    publish(fork, [B], [I]);
+    const r = run(fork, {
+      publicCalls: [classUpdateCall(I.address, B.id), failingCall({ phase: 'teardown' })],
+    });
+    assert.match(r.revertReason!, /^Teardown reverted: /);
+    assertNothingWritten(fork, r, I.address);
+  });
+
+  test('an update in setup that reverts makes the tx unincludable', () => {
+    const fork = ws.fork();
+    const { tx, hash } = buildTx(
+      spec({ publicCalls: [{ ...classUpdateCall(I.address, B.id), phase: 'setup' }] }),
+    );
+    assert.throws(
+      () => executeTx(fork, tx, hash, globals()),
+      (err: unknown) =>
+        err instanceof TxExecutionError && err.reason === 'Setup call reverted: msg.sender is not deployed',
+    );
+  });
+
+  test('a teardown update after an app-logic revert does not see the reverted publications', () => {
+    const fork = ws.fork();
+    publish(fork, [], [I]);
+    const r = run(fork, {
+      publishClass: B,
+      publicCalls: [failingCall(), { ...classUpdateCall(I.address, B.id), phase: 'teardown' }],
+    });
+    // B's publication (nullifier and log) is dropped with the app logic...
+    assert.deepEqual(r.effect.contractClassLogs, []);
+    assert.ok(!r.effect.nullifiers.includes(siloNullifier(3n, B.id)));
+    // ...so teardown must not schedule an update to it.
+    assert.match(r.revertReason!, /^App logic reverted: /);
+    assert.deepEqual(r.effect.publicLogs, []);
+    assert.deepEqual(readSlots(fork, I.address), { timestampOfChange: 0n, pre: 0n, post: 0n });
+  });
+
+  test('a setup update does not see the revertible publications of its tx', () => {
+    const fork = ws.fork();
+    publish(fork, [], [I]);
+    const { tx, hash } = buildTx(
+      spec({
+        publishClass: B,
+        publicCalls: [{ ...classUpdateCall(I.address, B.id), phase: 'setup' }, failingCall()],
+      }),
+    );
+    // In setup only the non-revertible nullifiers exist; B's is revertible (and is dropped here).
+    assert.throws(
+      () => executeTx(fork, tx, hash, globals()),
+      (err: unknown) =>
+        err instanceof TxExecutionError &&
+        err.reason === 'Setup call reverted: New contract class is not registered',
+    );
+  });
+});
+
+describe('update((Field)): gas', () => {
+  test('DA gas counts the three writes and the log (5 fields plus address and length)', () => {
+    const fork = ws.fork();
+    publish(fork, [B], [I]);
+    const g = globals(T, 3n);
+    const r = run(fork, { classUpdates: [{ address: I.address, newClassId: B.id }] }, g);
+    const publicGas = {
+      daGas: (3 * 2 + 5 + 2) * DA_GAS_PER_FIELD,
+      l2Gas: FIXED_AVM_STARTUP_L2_GAS + 3 * L2_GAS_PER_PUBLIC_DATA_WRITE,
+    };
+    assert.deepEqual(publicGas, { daGas: 416, l2Gas: 68_000 });
+    assert.deepEqual(r.gasUsed.publicGas, publicGas);
+    const { tx } = buildTx(spec({ classUpdates: [{ address: I.address, newClassId: B.id }] }));
+    const priv = tx.data.gasUsed;
+    assert.deepEqual(r.gasUsed.totalGas, { daGas: priv.daGas + 416, l2Gas: priv.l2Gas + 68_000 });
+    assert.deepEqual(r.gasUsed.billedGas, r.gasUsed.totalGas);
+    assert.equal(r.effect.transactionFee, BigInt(priv.daGas + 416) * 3n + BigInt(priv.l2Gas + 68_000) * 7n);
+    // A reverted update writes and logs nothing, so it costs no DA gas.
+    const reverted = run(fork, { classUpdates: [{ address: J.address, newClassId: B.id }] }, g);
+    assert.equal(reverted.effect.revertCode, RevertCode.REVERTED);
+    assert.deepEqual(reverted.gasUsed.publicGas, { daGas: 0, l2Gas: FIXED_AVM_STARTUP_L2_GAS });
+  });
+
+  test('the DA gas of the log counts against the gas limit; the default limits of buildTx cover it', () => {
+    const fork = ws.fork();
+    publish(fork, [B], [I]);
+    const update = { classUpdates: [{ address: I.address, newClassId: B.id }] };
+    const byDefault = buildTx(spec(update));
+    const ok = executeTx(fork, byDefault.tx, byDefault.hash, globals());
+    assert.equal(ok.effect.revertCode, RevertCode.OK);
+    const limits = byDefault.tx.data.constants.gasSettings.gasLimits;
+    assert.ok(ok.gasUsed.totalGas.daGas <= limits.daGas && ok.gasUsed.totalGas.l2Gas <= limits.l2Gas);
+    // Limits exactly at the gas used pass; one DA gas less reverts the app logic.
+    const priv = byDefault.tx.data.gasUsed;
+    const exact = { daGas: priv.daGas + 416, l2Gas: priv.l2Gas + 68_000 };
+    const atLimit = buildTx(spec({ ...update, gasLimits: exact }));
+    assert.equal(executeTx(fork, atLimit.tx, atLimit.hash, globals()).effect.revertCode, RevertCode.OK);
+    const short = buildTx(spec({ ...update, gasLimits: { ...exact, daGas: exact.daGas - 1 } }));
+    const r = executeTx(fork, short.tx, short.hash, globals());
+    assert.equal(r.revertReason, 'App logic reverted: Not enough gas left for app logic');
+    assert.deepEqual(r.effect.publicLogs, []);
+  });
+});

@@ -64,24 +64,17 @@ export function contractMethods(node: CairnNode): RpcMethod[] {
   const classId = { name: 'id', schema: frHex.describe('Contract class id') };
   const address = { name: 'address', schema: l2Address.describe('Contract address') };
   return [
-    defineMethod({
-      namespace: 'svc',
-      name: 'getContractClass',
-      summary: 'A contract class published through the class registry, or null',
-      params: [classId],
-      resultName: 'contractClass',
-      result: contractClass.nullable(),
-      handler: (id) => classShape(q.contractClass(id)),
-    }),
-    defineMethod({
-      namespace: 'node',
-      name: 'getContractClass',
-      summary: 'A contract class published through the class registry, or null',
-      params: [classId],
-      resultName: 'contractClass',
-      result: contractClass.nullable(),
-      handler: (id) => classShape(q.contractClass(id)),
-    }),
+    ...(['svc', 'node'] as const).map((namespace) =>
+      defineMethod({
+        namespace,
+        name: 'getContractClass',
+        summary: 'A contract class published through the class registry, or null',
+        params: [classId],
+        resultName: 'contractClass',
+        result: contractClass.nullable(),
+        handler: (id) => classShape(q.contractClass(id)),
+      }),
+    ),
     defineMethod({
       namespace: 'svc',
       name: 'getContract',

@@ -1,51 +1,32 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ChainStore } from '../../src/archiver/chain-store.js';
-import { genesisBlockOf } from '../../src/archiver/genesis.js';
 import type { PublishedCheckpoint } from '../../src/archiver/types.js';
-import { type L2Block, RevertCode, type TxEffect } from '../../src/core/block.js';
+import type { L2Block, TxEffect } from '../../src/core/block.js';
 import {
   emptyCheckpointHeader,
-  emptyGlobalVariables,
   GENESIS_BLOCK_HEADER_HASH,
   GENESIS_CHECKPOINT_HEADER_HASH,
 } from '../../src/core/block-header.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
+import type { WorldState } from '../../src/world-state/index.js';
+import {
+  emptyTxEffect,
+  nextBlock,
+  openTestChainStore,
+  openTestWorldState,
+  type TestChainStore,
+  type TestWorldState,
+} from '../helpers/test-chain.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cairn-chain-store-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-const tx = (seed: bigint): TxEffect => ({
-  revertCode: RevertCode.OK,
-  txHash: 0x7000n + seed,
-  transactionFee: seed,
-  noteHashes: [seed],
-  nullifiers: [0x9000n + seed],
-  l2ToL1Msgs: [],
-  publicDataWrites: [],
-  privateLogs: [],
-  publicLogs: [],
-  contractClassLogs: [],
+const tx = (seed: bigint): TxEffect =>
+  emptyTxEffect(0x7000n + seed, { transactionFee: seed, noteHashes: [seed], nullifiers: [0x9000n + seed] });
+/** Where nextBlock puts a block: its checkpoint, its index within it, its slot. */
+const at = (checkpointNumber: number, indexWithinCheckpoint: number, slotNumber: number) => ({
+  checkpointNumber,
+  indexWithinCheckpoint,
+  slotNumber,
 });
-
-async function nextBlock(ws: WorldState, checkpoint: number, index: number, slot: number, txs: TxEffect[]) {
-  const fork = ws.fork();
-  const block = buildBlock(fork, {
-    globalVariables: { ...emptyGlobalVariables(), blockNumber: ws.latestBlockNumber + 1, slotNumber: slot },
-    txEffects: txs,
-    checkpointNumber: checkpoint,
-    indexWithinCheckpoint: index,
-    ...(index === 0 ? { l1ToL2Messages: [] } : {}),
-    totalManaUsed: 0n,
-  });
-  await ws.commit(fork);
-  return block;
-}
 
 function published(number: number, blocks: L2Block[], slot: number): PublishedCheckpoint {
   const last = blocks[blocks.length - 1]!;
@@ -76,18 +57,21 @@ const l1 = (n: number) => ({
 });
 
 describe('chain store', () => {
+  let world: TestWorldState;
+  let chain: TestChainStore;
   let ws: WorldState;
   let store: ChainStore;
   let blocks: L2Block[];
-  const storeDir = join(dir, 'chain');
   before(async () => {
-    ws = await WorldState.open(openEnvironment(dir, 'world-state'), {
-      historyBlocks: 0,
-      genesisBlockHash: genesisBlockHashOf,
-    });
-    store = new ChainStore(openEnvironment(storeDir, 'archiver'));
-    blocks = [genesisBlockOf(ws)];
-    store.initialize(blocks[0]!);
+    world = await openTestWorldState('cairn-chain-store-ws-');
+    ws = world.ws;
+    chain = openTestChainStore(world.genesis, { prefix: 'cairn-chain-store-' });
+    store = chain.store;
+    blocks = [world.genesis];
+  });
+  after(async () => {
+    await chain.close();
+    await world.close();
   });
 
   test('starts at genesis: every tip is block 0 and checkpoint 0', () => {
@@ -103,8 +87,8 @@ describe('chain store', () => {
   });
 
   test('proposed blocks extend the chain and are found by number, hash, archive and tx', async () => {
-    blocks.push(await nextBlock(ws, 1, 0, 5, [tx(1n), tx(2n)]));
-    blocks.push(await nextBlock(ws, 1, 1, 5, [tx(3n)]));
+    blocks.push(await nextBlock(ws, [tx(1n), tx(2n)], at(1, 0, 5)));
+    blocks.push(await nextBlock(ws, [tx(3n)], at(1, 1, 5)));
     store.addProposedBlock(blocks[1]!);
     store.addProposedBlock(blocks[2]!);
     assert.equal(store.latestBlockNumber, 2);
@@ -129,10 +113,10 @@ describe('chain store', () => {
     assert.equal(store.getCheckpointNumberBySlot(5), 1);
     assert.equal(store.checkpointOfBlock(2), 1);
     // Block 3 is proposed, but L1 gets another block 3.
-    const proposed3 = await nextBlock(ws, 2, 0, 6, [tx(4n)]);
+    const proposed3 = await nextBlock(ws, [tx(4n)], at(2, 0, 6));
     store.addProposedBlock(proposed3);
     await ws.rollbackTo(2);
-    const other3 = await nextBlock(ws, 2, 0, 6, [tx(5n)]);
+    const other3 = await nextBlock(ws, [tx(5n)], at(2, 0, 6));
     assert.notEqual(other3.hash, proposed3.hash);
     store.addCheckpoint(published(2, [other3], 6), [other3], l1(21));
     blocks.push(other3);
@@ -157,7 +141,7 @@ describe('chain store', () => {
   });
 
   test('the store survives a reopen', async () => {
-    const again = new ChainStore(openEnvironment(join(dir, 'chain'), 'archiver'));
+    const again = new ChainStore(openEnvironment(chain.dir, 'archiver'));
     // Same LMDB files opened a second time in this process: the same data.
     assert.equal(again.latestBlockNumber, 3);
     assert.deepEqual(again.getTips(), store.getTips());

@@ -5,24 +5,10 @@
 // Covers lookups, first-publication-wins, the current class under scheduled updates, unwinding,
 // skipped malformed events, persistence, and the rebuild of an index from stored blocks.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ChainStore } from '../../src/archiver/chain-store.js';
 import type { SkippedEvent } from '../../src/archiver/contract-store.js';
-import { genesisBlockOf } from '../../src/archiver/genesis.js';
-import {
-  CONTRACT_CLASS_LOG_SIZE_IN_FIELDS,
-  type ContractClassLog,
-  type L2Block,
-  PRIVATE_LOG_SIZE_IN_FIELDS,
-  type PrivateLog,
-  type PublicLog,
-  RevertCode,
-  type TxEffect,
-} from '../../src/core/block.js';
-import { emptyGlobalVariables } from '../../src/core/block-header.js';
+import type { ContractClassLog, L2Block, PrivateLog, PublicLog, TxEffect } from '../../src/core/block.js';
 import {
   type ContractClassPublic,
   type ContractInstance,
@@ -34,9 +20,18 @@ import {
   makeContractInstance,
 } from '../../src/core/contracts.js';
 import type { Fr } from '../../src/core/field.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
 import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
+import {
+  classLog,
+  emptyTxEffect,
+  nextBlock,
+  openTestChainStore,
+  openTestWorldState,
+  privateLog,
+  publicLog,
+  type TestChainStore,
+  type TestWorldState,
+} from '../helpers/test-chain.js';
 
 // ---- fixtures ------------------------------------------------------------------------------------
 
@@ -54,19 +49,10 @@ const I1 = instanceOf(A, 1n);
 const I2 = instanceOf(A, 2n);
 const I3 = instanceOf(B, 3n);
 
-const classLog = (fields: Fr[], contractAddress: Fr = 3n): ContractClassLog => ({
-  contractAddress,
-  fields: { fields: [...fields, ...new Array(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS - fields.length).fill(0n)] },
-  emittedLength: fields.length,
-});
-const privateLog = (fields: Fr[]): PrivateLog => ({
-  fields: [...fields, ...new Array(PRIVATE_LOG_SIZE_IN_FIELDS - fields.length).fill(0n)],
-  emittedLength: fields.length,
-});
-const updateLog = (u: ContractUpdate): PublicLog => ({
-  contractAddress: 2n,
-  fields: instanceUpdatedLogFields(u),
-});
+/** Class publications are contract class logs of the class registry (address 3). */
+const registryClassLog = (fields: Fr[]) => classLog(3n, fields);
+/** Class updates are public logs of the instance registry (address 2). */
+const updateLog = (u: ContractUpdate): PublicLog => publicLog(2n, instanceUpdatedLogFields(u));
 const update = (
   instance: ContractInstance,
   prev: Fr,
@@ -89,53 +75,33 @@ function tx(e: {
   privateLogs?: PrivateLog[];
   publicLogs?: PublicLog[];
 }): TxEffect {
-  return {
-    revertCode: RevertCode.OK,
-    txHash: nextTxHash++,
-    transactionFee: 1n,
-    noteHashes: [],
-    nullifiers: [],
-    l2ToL1Msgs: [],
-    publicDataWrites: [],
+  return emptyTxEffect(nextTxHash++, {
     privateLogs: [
       ...(e.instances ?? []).map((i) => privateLog(instancePublishedLogFields(i))),
       ...(e.privateLogs ?? []),
     ],
     publicLogs: [...(e.updates ?? []).map(updateLog), ...(e.publicLogs ?? [])],
     contractClassLogs: [
-      ...(e.classes ?? []).map((c) => classLog(classPublishedLogFields(c))),
+      ...(e.classes ?? []).map((c) => registryClassLog(classPublishedLogFields(c))),
       ...(e.classLogs ?? []),
     ],
-  };
+  });
 }
 
 // ---- chains --------------------------------------------------------------------------------------
 
-let wsDir: string;
-let ws: WorldState;
-let genesis: L2Block;
-const dirs: string[] = [];
-const envs: StoreEnvironment[] = [];
+let world: TestWorldState;
+const opened: TestChainStore[] = [];
 
 before(async () => {
-  wsDir = mkdtempSync(join(tmpdir(), 'cairn-contract-store-ws-'));
-  ws = await WorldState.open(openEnvironment(wsDir, 'world-state'), {
-    historyBlocks: 0,
-    genesisBlockHash: genesisBlockHashOf,
-  });
-  genesis = genesisBlockOf(ws);
+  world = await openTestWorldState('cairn-contract-store-ws-');
 });
 after(async () => {
-  await ws.close();
-  rmSync(wsDir, { recursive: true, force: true });
-  for (const env of envs) await env.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  await world.close();
+  for (const chain of opened) await chain.close();
 });
 
-interface Chain {
-  dir: string;
-  env: StoreEnvironment;
-  store: ChainStore;
+interface Chain extends TestChainStore {
   skipped: SkippedEvent[];
 }
 
@@ -144,38 +110,27 @@ interface Chain {
  * world state goes back to genesis with it.
  */
 async function newChain(report = true): Promise<Chain> {
-  await ws.rollbackTo(0);
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-contract-store-'));
-  dirs.push(dir);
-  const env = openEnvironment(dir, 'archiver');
-  envs.push(env);
+  await world.ws.rollbackTo(0);
   const skipped: SkippedEvent[] = [];
-  const store = new ChainStore(env, report ? { onSkippedContractEvent: (e) => skipped.push(e) } : {});
-  store.initialize(genesis);
-  return { dir, env, store, skipped };
+  const chain = openTestChainStore(world.genesis, {
+    prefix: 'cairn-contract-store-',
+    ...(report ? { onSkippedContractEvent: (e: SkippedEvent) => skipped.push(e) } : {}),
+  });
+  opened.push(chain);
+  return { ...chain, skipped };
 }
 
 /** Builds the next block (all in checkpoint 1) with `txs` at `timestamp` and adds it. */
 async function addBlock(chain: Chain, timestamp: bigint, txs: TxEffect[]): Promise<L2Block> {
-  const number = ws.latestBlockNumber + 1;
-  assert.equal(chain.store.latestBlockNumber, number - 1);
-  const fork = ws.fork();
-  const block = buildBlock(fork, {
-    globalVariables: { ...emptyGlobalVariables(), blockNumber: number, slotNumber: number, timestamp },
-    txEffects: txs,
-    checkpointNumber: 1,
-    indexWithinCheckpoint: number - 1,
-    ...(number === 1 ? { l1ToL2Messages: [] } : {}),
-    totalManaUsed: 0n,
-  });
-  await ws.commit(fork);
+  assert.equal(chain.store.latestBlockNumber, world.ws.latestBlockNumber);
+  const block = await nextBlock(world.ws, txs, { timestamp });
   chain.store.addProposedBlock(block);
   return block;
 }
 
 async function unwindTo(chain: Chain, blockNumber: number): Promise<void> {
   chain.store.unwindBlocksAfter(blockNumber);
-  await ws.rollbackTo(blockNumber);
+  await world.ws.rollbackTo(blockNumber);
   assert.equal(chain.store.latestBlockNumber, blockNumber);
 }
 
@@ -379,10 +334,10 @@ describe('contract store: malformed events', () => {
       classes: [A],
       instances: [I1],
       classLogs: [
-        classLog(badClass),
+        registryClassLog(badClass),
         // Not events: another emitter, another first field.
-        classLog(classPublishedLogFields(D), 4n),
-        classLog([0x1234n, ...classPublishedLogFields(D).slice(1)]),
+        classLog(4n, classPublishedLogFields(D)),
+        registryClassLog([0x1234n, ...classPublishedLogFields(D).slice(1)]),
       ],
       privateLogs: [privateLog(badInstance), privateLog([0x99n, 1n, 2n])],
     });
@@ -432,7 +387,7 @@ describe('contract store: malformed events', () => {
   test('a ChainStore without the option skips malformed events silently', async () => {
     const chain = await newChain(false);
     const bad = classPublishedLogFields(C).map((f, i) => (i === 2 ? 7n : f));
-    await addBlock(chain, 1000n, [tx({ classes: [A], classLogs: [classLog(bad)] })]);
+    await addBlock(chain, 1000n, [tx({ classes: [A], classLogs: [registryClassLog(bad)] })]);
     assert.equal(chain.store.latestBlockNumber, 1);
     assert.equal(chain.store.contracts.getClass(C.id), undefined);
     assert.deepEqual(chain.store.contracts.getClass(A.id), A);
@@ -509,7 +464,7 @@ describe('contract store: persistence and reindexing', () => {
     try {
       const again = new ChainStore(env);
       assertIndexed(again);
-      again.initialize(genesis);
+      again.initialize(world.genesis);
       assert.equal(again.latestBlockNumber, 2);
       assertIndexed(again);
     } finally {
@@ -527,14 +482,14 @@ describe('contract store: persistence and reindexing', () => {
       // The index version is current: an emptied index is not rebuilt (the check is the version).
       simulateOldStore(env, 1);
       const current = new ChainStore(env);
-      current.initialize(genesis);
+      current.initialize(world.genesis);
       assertEmptyIndex(current);
 
       // No version at all: rebuilt.
       simulateOldStore(env, undefined);
       const old = new ChainStore(env);
       assertEmptyIndex(old);
-      old.initialize(genesis);
+      old.initialize(world.genesis);
       assertIndexed(old);
       assert.equal(meta.get('indexVersion'), 1);
       assert.equal(old.latestBlockNumber, 2);
@@ -543,7 +498,7 @@ describe('contract store: persistence and reindexing', () => {
       simulateOldStore(env, 0);
       const older = new ChainStore(env);
       assertEmptyIndex(older);
-      older.initialize(genesis);
+      older.initialize(world.genesis);
       assertIndexed(older);
       assert.equal(meta.get('indexVersion'), 1);
 

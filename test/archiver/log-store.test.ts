@@ -8,26 +8,24 @@
 // Reproduce a failure with the seed fast-check prints: LOG_PROPERTY_SEED=<seed> (and
 // LOG_PROPERTY_RUNS=<n>).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { ChainStore } from '../../src/archiver/chain-store.js';
-import { genesisBlockOf } from '../../src/archiver/genesis.js';
 import type { LogKind, LogPosition, TaggedLog, TagScan } from '../../src/archiver/log-store.js';
-import {
-  CONTRACT_CLASS_LOG_SIZE_IN_FIELDS,
-  type L2Block,
-  PRIVATE_LOG_SIZE_IN_FIELDS,
-  RevertCode,
-  type TxEffect,
-} from '../../src/core/block.js';
-import { emptyGlobalVariables } from '../../src/core/block-header.js';
+import type { L2Block, TxEffect } from '../../src/core/block.js';
 import type { Fr } from '../../src/core/field.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
 import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
+import {
+  classLog,
+  emptyTxEffect,
+  nextBlock,
+  openTestChainStore,
+  openTestWorldState,
+  privateLog,
+  publicLog,
+  type TestChainStore,
+  type TestWorldState,
+} from '../helpers/test-chain.js';
 
 const SEED = Number(process.env.LOG_PROPERTY_SEED ?? 0x10a5);
 const RUNS = process.env.LOG_PROPERTY_RUNS === undefined ? undefined : Number(process.env.LOG_PROPERTY_RUNS);
@@ -146,78 +144,30 @@ const rawBlocksWithArb: fc.Arbitrary<RawBlocksWith> = fc.record({
 
 // ---- building the chain ------------------------------------------------------------------------
 
-let wsDir: string;
-let ws: WorldState;
-let genesis: L2Block;
+let world: TestWorldState;
 let nextTxHash = 0x1000n;
 let generation = 0n;
 
 before(async () => {
-  wsDir = mkdtempSync(join(tmpdir(), 'cairn-log-store-ws-'));
-  ws = await WorldState.open(openEnvironment(wsDir, 'world-state'), {
-    historyBlocks: 0,
-    genesisBlockHash: genesisBlockHashOf,
-  });
-  genesis = genesisBlockOf(ws);
+  world = await openTestWorldState('cairn-log-store-ws-');
 });
-after(async () => {
-  await ws.close();
-  rmSync(wsDir, { recursive: true, force: true });
-});
+after(() => world.close());
 
 function effectOf(spec: TxSpec): TxEffect {
   const txHash = nextTxHash++;
-  return {
-    revertCode: RevertCode.OK,
-    txHash,
-    transactionFee: 1n,
+  return emptyTxEffect(txHash, {
     noteHashes: Array.from({ length: spec.noteHashes }, (_, i) => txHash * 100n + BigInt(i) + 1n),
-    nullifiers: [],
-    l2ToL1Msgs: [],
-    publicDataWrites: [],
-    privateLogs: spec.privateLogs.map(({ tag, rest }) => {
-      const emittedFields = [TAGS[tag]!, ...rest];
-      const fields = [...emittedFields];
-      while (fields.length < PRIVATE_LOG_SIZE_IN_FIELDS) fields.push(0n);
-      return { fields, emittedLength: emittedFields.length };
-    }),
-    publicLogs: spec.publicLogs.map(({ tag, contract, rest }) => ({
-      contractAddress: CONTRACTS[contract]!,
-      fields: [TAGS[tag]!, ...rest],
-    })),
-    contractClassLogs: spec.classLogs.map(({ tag, contract }) => {
-      const fields = [TAGS[tag]!, 7n];
-      while (fields.length < CONTRACT_CLASS_LOG_SIZE_IN_FIELDS) fields.push(0n);
-      return { contractAddress: CONTRACTS[contract]!, fields: { fields }, emittedLength: 2 };
-    }),
-  };
-}
-
-/** Builds the next block on the world state (all blocks in checkpoint 1). */
-async function nextBlock(spec: BlockSpec): Promise<L2Block> {
-  const number = ws.latestBlockNumber + 1;
-  const fork = ws.fork();
-  const block = buildBlock(fork, {
-    globalVariables: {
-      ...emptyGlobalVariables(),
-      blockNumber: number,
-      slotNumber: number,
-      timestamp: generation * 10_000n + BigInt(number) * 12n,
-    },
-    txEffects: spec.map(effectOf),
-    checkpointNumber: 1,
-    indexWithinCheckpoint: number - 1,
-    ...(number === 1 ? { l1ToL2Messages: [] } : {}),
-    totalManaUsed: 0n,
+    privateLogs: spec.privateLogs.map(({ tag, rest }) => privateLog([TAGS[tag]!, ...rest])),
+    publicLogs: spec.publicLogs.map(({ tag, contract, rest }) =>
+      publicLog(CONTRACTS[contract]!, [TAGS[tag]!, ...rest]),
+    ),
+    contractClassLogs: spec.classLogs.map(({ tag, contract }) =>
+      classLog(CONTRACTS[contract]!, [TAGS[tag]!, 7n]),
+    ),
   });
-  await ws.commit(fork);
-  return block;
 }
 
-interface Built {
-  dir: string;
-  env: StoreEnvironment;
-  store: ChainStore;
+interface Built extends TestChainStore {
   /** The chain now stored, genesis first. */
   blocks: L2Block[];
   /** Every tx hash added, including those of unwound blocks. */
@@ -225,17 +175,18 @@ interface Built {
 }
 
 async function buildChain(spec: ChainSpec): Promise<Built> {
+  const { ws, genesis } = world;
   generation++;
   await ws.rollbackTo(0);
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-log-store-'));
-  const env = openEnvironment(dir, 'archiver');
-  const store = new ChainStore(env);
-  store.initialize(genesis);
+  const chain = openTestChainStore(genesis, { prefix: 'cairn-log-store-' });
+  const { store } = chain;
   const blocks = [genesis];
   const txHashes: Fr[] = [];
   const add = async (specs: BlockSpec[]) => {
     for (const s of specs) {
-      const block = await nextBlock(s);
+      // All blocks in checkpoint 1; timestamps differ between generations of the chain.
+      const timestamp = generation * 10_000n + BigInt(ws.latestBlockNumber + 1) * 12n;
+      const block = await nextBlock(ws, s.map(effectOf), { timestamp });
       store.addProposedBlock(block);
       blocks.push(block);
       txHashes.push(...block.body.txEffects.map((e) => e.txHash));
@@ -251,12 +202,7 @@ async function buildChain(spec: ChainSpec): Promise<Built> {
     assert.equal(store.latestBlockNumber, to);
     await add(spec.unwind.blocks);
   }
-  return { dir, env, store, blocks, txHashes };
-}
-
-async function dispose(built: Built): Promise<void> {
-  await built.env.close();
-  rmSync(built.dir, { recursive: true, force: true });
+  return { ...chain, blocks, txHashes };
 }
 
 // ---- the model ---------------------------------------------------------------------------------
@@ -412,7 +358,7 @@ describe('log store against the model (property)', () => {
             const model = modelOf(built.blocks);
             checkAgainstModel(built.store, model, built.txHashes, scans, blocksWith);
           } finally {
-            await dispose(built);
+            await built.close();
           }
         },
       ),
@@ -445,7 +391,7 @@ describe('log store against the model (property)', () => {
               assert.deepEqual(paged, all, `paging ${show(bounds)} by ${pageSize}`);
             }
           } finally {
-            await dispose(built);
+            await built.close();
           }
         },
       ),
@@ -472,7 +418,7 @@ describe('log store against the model (property)', () => {
             checkAgainstModel(reopened, model, built.txHashes, scans, blocksWith);
           } finally {
             await env?.close();
-            await dispose(built);
+            await built.close();
           }
         },
       ),
@@ -559,7 +505,7 @@ describe('log store examples', () => {
       assert.deepEqual(built.store.logs.blocksWith('private', 0, 10, 10), [1]);
       assert.deepEqual(built.store.logs.blocksWith('class', 0, 10, 10), []);
     } finally {
-      await dispose(built);
+      await built.close();
     }
   });
 
@@ -585,7 +531,7 @@ describe('log store examples', () => {
         assert.deepEqual(built.store.logs.blocksWith(kind, 0, 10, 10), [1], kind);
       }
     } finally {
-      await dispose(built);
+      await built.close();
     }
   });
 });
@@ -607,7 +553,7 @@ describe('log store limits', () => {
       assert.equal(built.store.logs.scan({ tag: TAGS[0]!, kinds: ['private'], limit: 1 }).length, 1);
       assert.deepEqual(built.store.logs.scan({ tag: TAGS[0]!, kinds: ['private'], limit: 0 }), []);
     } finally {
-      await dispose(built);
+      await built.close();
     }
   });
 });

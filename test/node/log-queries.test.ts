@@ -8,24 +8,16 @@
 //   block 4  tx D  private 12 × [MANY 100+i];  tx E  private 10 × [MANY 200+i]
 //   block 5  tx F, G, H  public 400 × [C3 BULK i] each
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ChainStore } from '../../src/archiver/chain-store.js';
-import { genesisBlockOf } from '../../src/archiver/genesis.js';
+import type { ChainStore } from '../../src/archiver/chain-store.js';
 import type { BlockRef } from '../../src/archiver/queries.js';
 import {
   CONTRACT_CLASS_LOG_SIZE_IN_FIELDS,
-  type ContractClassLog,
   type L2Block,
   PRIVATE_LOG_SIZE_IN_FIELDS,
   type PrivateLog,
-  type PublicLog,
-  RevertCode,
   type TxEffect,
 } from '../../src/core/block.js';
-import { emptyGlobalVariables } from '../../src/core/block-header.js';
 import { NodeError, refused } from '../../src/core/errors.js';
 import type { Fr } from '../../src/core/field.js';
 import {
@@ -35,9 +27,17 @@ import {
   LogQueries,
   type LogResult,
 } from '../../src/node/log-queries.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
-import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
+import {
+  classLog,
+  emptyTxEffect,
+  nextBlock,
+  openTestChainStore,
+  openTestWorldState,
+  privateLog,
+  publicLog,
+  type TestChainStore,
+  type TestWorldState,
+} from '../helpers/test-chain.js';
 
 const TAG1 = 0x7a1n;
 const TAG2 = 0x7a2n;
@@ -51,69 +51,46 @@ const C3 = 0xc3n;
 const UNKNOWN_TX = 0xdeadn;
 const BULK_PER_TX = 400;
 
-const privateLog = (...emitted: Fr[]): PrivateLog => {
-  const fields = [...emitted];
-  while (fields.length < PRIVATE_LOG_SIZE_IN_FIELDS) fields.push(0n);
-  return { fields, emittedLength: emitted.length };
-};
-const publicLog = (contractAddress: Fr, ...fields: Fr[]): PublicLog => ({ contractAddress, fields });
-const classLog = (contractAddress: Fr, ...emitted: Fr[]): ContractClassLog => {
-  const fields = [...emitted];
-  while (fields.length < CONTRACT_CLASS_LOG_SIZE_IN_FIELDS) fields.push(0n);
-  return { contractAddress, fields: { fields }, emittedLength: emitted.length };
-};
-
-const effect = (txHash: Fr, parts: Partial<TxEffect>): TxEffect => ({
-  revertCode: RevertCode.OK,
-  txHash,
-  transactionFee: 1n,
-  noteHashes: [],
-  nullifiers: [],
-  l2ToL1Msgs: [],
-  publicDataWrites: [],
-  privateLogs: [],
-  publicLogs: [],
-  contractClassLogs: [],
-  ...parts,
-});
-
-const A = effect(0xa1n, {
+const A = emptyTxEffect(0xa1n, {
   noteHashes: [0x1001n, 0x1002n],
   nullifiers: [0xabc0001n],
-  privateLogs: [privateLog(TAG1, 1n), privateLog(TAG2, 2n)],
-  publicLogs: [publicLog(C1, TAG1, 3n), publicLog(C2, TAG1, 4n)],
-  contractClassLogs: [classLog(C1, TAG3, 30n)],
+  privateLogs: [privateLog([TAG1, 1n]), privateLog([TAG2, 2n])],
+  publicLogs: [publicLog(C1, [TAG1, 3n]), publicLog(C2, [TAG1, 4n])],
+  contractClassLogs: [classLog(C1, [TAG3, 30n])],
 });
-const B = effect(0xa2n, {
+const B = emptyTxEffect(0xa2n, {
   nullifiers: [0xabc0002n],
-  privateLogs: [privateLog(TAG1, 5n)],
-  publicLogs: [publicLog(C1, TAG2, 6n)],
+  privateLogs: [privateLog([TAG1, 5n])],
+  publicLogs: [publicLog(C1, [TAG2, 6n])],
 });
-const C = effect(0xa3n, {
+const C = emptyTxEffect(0xa3n, {
   noteHashes: [0x1003n],
   nullifiers: [0xabc0003n, 0xabc0004n],
-  privateLogs: [privateLog(MANY, 0n), privateLog(TAG1, 7n), privateLog(MANY, 1n), privateLog(MANY, 2n)],
-  publicLogs: [publicLog(C1, TAG1, 8n), publicLog(C1, MANY, 9n)],
-  contractClassLogs: [classLog(C2, TAG1, 31n)],
+  privateLogs: [
+    privateLog([MANY, 0n]),
+    privateLog([TAG1, 7n]),
+    privateLog([MANY, 1n]),
+    privateLog([MANY, 2n]),
+  ],
+  publicLogs: [publicLog(C1, [TAG1, 8n]), publicLog(C1, [MANY, 9n])],
+  contractClassLogs: [classLog(C2, [TAG1, 31n])],
 });
-const D = effect(0xa4n, {
-  privateLogs: Array.from({ length: 12 }, (_, i) => privateLog(MANY, BigInt(100 + i))),
+const D = emptyTxEffect(0xa4n, {
+  privateLogs: Array.from({ length: 12 }, (_, i) => privateLog([MANY, BigInt(100 + i)])),
 });
-const E = effect(0xa5n, {
-  privateLogs: Array.from({ length: 10 }, (_, i) => privateLog(MANY, BigInt(200 + i))),
+const E = emptyTxEffect(0xa5n, {
+  privateLogs: Array.from({ length: 10 }, (_, i) => privateLog([MANY, BigInt(200 + i)])),
 });
 const bulk = (txHash: Fr) =>
-  effect(txHash, {
-    publicLogs: Array.from({ length: BULK_PER_TX }, (_, i) => publicLog(C3, BULK, BigInt(i))),
+  emptyTxEffect(txHash, {
+    publicLogs: Array.from({ length: BULK_PER_TX }, (_, i) => publicLog(C3, [BULK, BigInt(i)])),
   });
 const F = bulk(0xa6n);
 const G = bulk(0xa7n);
 const H = bulk(0xa8n);
 
-let dir: string;
-let wsEnv: StoreEnvironment;
-let chainEnv: StoreEnvironment;
-let ws: WorldState;
+let world: TestWorldState;
+let archiver: TestChainStore;
 let chain: ChainStore;
 let q: LogQueries;
 /** The chain, genesis first. */
@@ -127,35 +104,19 @@ const resolve = (ref: BlockRef): number => {
   throw refused(`block ${JSON.stringify(ref)} is not in the chain`);
 };
 
+/** Adds the next block (all in checkpoint 1) at 1000 + 12 s per block. */
 async function addBlock(txEffects: TxEffect[]): Promise<void> {
-  const number = ws.latestBlockNumber + 1;
-  const fork = ws.fork();
-  const block = buildBlock(fork, {
-    globalVariables: {
-      ...emptyGlobalVariables(),
-      blockNumber: number,
-      slotNumber: number,
-      timestamp: 1000n + BigInt(number) * 12n,
-    },
-    txEffects,
-    checkpointNumber: 1,
-    indexWithinCheckpoint: number - 1,
-    ...(number === 1 ? { l1ToL2Messages: [] } : {}),
-    totalManaUsed: 0n,
-  });
-  await ws.commit(fork);
+  const { ws } = world;
+  const block = await nextBlock(ws, txEffects, { timestamp: 1000n + BigInt(ws.latestBlockNumber + 1) * 12n });
   chain.addProposedBlock(block);
   blocks.push(block);
 }
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'cairn-log-queries-'));
-  wsEnv = openEnvironment(dir, 'world-state');
-  ws = await WorldState.open(wsEnv, { historyBlocks: 0, genesisBlockHash: genesisBlockHashOf });
-  chainEnv = openEnvironment(dir, 'archiver');
-  chain = new ChainStore(chainEnv);
-  const genesis = genesisBlockOf(ws);
-  chain.initialize(genesis);
+  world = await openTestWorldState('cairn-log-queries-ws-');
+  const { genesis } = world;
+  archiver = openTestChainStore(genesis, { prefix: 'cairn-log-queries-' });
+  chain = archiver.store;
   blocks.push(genesis);
   genesisNoteHashes = genesis.header.state.partial.noteHashTree.nextAvailableLeafIndex;
   await addBlock([A, B]);
@@ -167,9 +128,8 @@ before(async () => {
 });
 
 after(async () => {
-  await chainEnv.close();
-  await ws.close();
-  rmSync(dir, { recursive: true, force: true });
+  await archiver.close();
+  await world.close();
 });
 
 // ---- expected values ---------------------------------------------------------------------------

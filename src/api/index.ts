@@ -4,6 +4,7 @@ import { MethodRegistry } from '../rpc/registry.js';
 import { contractMethods } from './contracts.js';
 import { devMethods } from './dev/index.js';
 import { logMethods } from './logs.js';
+import { messageMethods } from './messages.js';
 import { nodeMethods } from './node/index.js';
 import { stateMethods } from './state.js';
 import { svcMethods } from './svc/index.js';
@@ -17,6 +18,7 @@ export function buildRegistry(node: CairnNode): MethodRegistry {
     ...stateMethods(node),
     ...logMethods(node),
     ...contractMethods(node),
+    ...messageMethods(node),
     ...devMethods(node),
   );
 }

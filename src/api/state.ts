@@ -39,7 +39,7 @@ const leafValues = z
 /** A leaf index: a decimal string (a JSON integer is accepted too). */
 const leafIndex = bigintDec.describe('Leaf index: a decimal string');
 
-const siblingPath = z.array(frHex).describe('Sibling path: leaf level first, one per tree level');
+export const siblingPath = z.array(frHex).describe('Sibling path: leaf level first, one per tree level');
 
 const leafInBlock = z
   .object({ l2BlockNumber: uint, l2BlockHash: blockHash, data: bigintDec })
@@ -86,7 +86,7 @@ const publicDataShape = (w: IndexedWitnessResult) => ({
 });
 
 /** The earlier set's block parameter: a number or latest. */
-const blockNumberOrLatest = z
+export const blockNumberOrLatest = z
   .union([uint, z.literal('latest')], { error: 'expected a block number or "latest"' })
   .transform(
     (n): BlockRef => (n === 'latest' ? { kind: 'tag', tag: 'proposed' } : { kind: 'number', number: n }),

@@ -67,6 +67,8 @@ export class Archiver {
             ? -1
             : 1,
       );
+      // Messages first: a sync point never moves past messages that were not recorded.
+      store.messages.add(await rollup.messageSentEvents(from, to));
       for (const event of events) {
         if (event.kind === 'pruned') {
           await this.prune(event);
@@ -210,6 +212,7 @@ export class Archiver {
           return { blockNumber: start.number, blockHash: start.hash, timestamp: start.timestamp };
         })();
     store.setL1SyncPoint(restart);
+    store.messages.removeAfterL1Block(restart.blockNumber);
     logger.warn(
       `L1 no longer has block ${point.blockNumber} as synced (an L1 reorg, or an L1 that lost its newest blocks): ` +
         `unwound ${removed.length} blocks to checkpoint ${keep}, syncing again from L1 block ${restart.blockNumber}`,

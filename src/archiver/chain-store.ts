@@ -9,6 +9,7 @@ import { type Fr, frToBuffer } from '../core/field.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
 import { ContractStore, type SkippedEvent } from './contract-store.js';
 import { LogStore } from './log-store.js';
+import { MessageStore } from './message-store.js';
 import type { BlockId, ChainTips, PublishedCheckpoint, TipId } from './types.js';
 
 /** Where a tx effect is: its block and position. */
@@ -70,6 +71,8 @@ export class ChainStore {
   /** The log and contract indexes, kept in step with the blocks (same environment, same writes). */
   readonly logs: LogStore;
   readonly contracts: ContractStore;
+  /** L1-to-L2 messages as the inbox emitted them. */
+  readonly messages: MessageStore;
 
   constructor(
     private readonly env: StoreEnvironment,
@@ -77,6 +80,7 @@ export class ChainStore {
   ) {
     this.logs = new LogStore(env);
     this.contracts = new ContractStore(env, options.onSkippedContractEvent);
+    this.messages = new MessageStore(env);
     this.blocks = env.binaryDatabase('blocks');
     this.blockByHash = env.binaryDatabase('block-by-hash');
     this.blockByArchive = env.binaryDatabase('block-by-archive');

@@ -19,9 +19,12 @@ export {
   siloNullifier,
   siloPrivateLogFirstField,
 } from '../core/contracts.js';
+export { computeSecretHash, l1ToL2MessageHash } from '../core/l1-to-l2.js';
+export { l2ToL1MessageLeaf } from '../core/out-hash.js';
 export {
   buildTx,
   classUpdateCall,
+  feeJuiceClaimCall,
   type PublicCallSpec,
   randomFr,
   type SideEffectsSpec,

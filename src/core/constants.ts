@@ -33,6 +33,16 @@ export const FEE_JUICE_INCREASE_BALANCE = {
 } as const;
 
 /**
+ * Fee Juice's `claim(to, amount, secret, leafIndex)`: consumes a deposit message from the L1
+ * portal and credits the amount. (The reference claims in private; cairn runs it natively in
+ * public, checking the message in the L1-to-L2 tree.) Calldata: selector and four fields.
+ */
+export const FEE_JUICE_CLAIM = {
+  signature: 'claim((Field),u128,Field,Field)',
+  calldataLength: 5,
+} as const;
+
+/**
  * Public functions of protocol contracts allowed in setup by default, by signature.
  * Fee Juice's `_increase_public_balance` lets a tx claim bridged Fee Juice and spend
  * it in the same tx; it is only callable by the contract itself, with calldata of the
@@ -44,5 +54,12 @@ export const DEFAULT_SETUP_ALLOW_LIST = [
     signature: FEE_JUICE_INCREASE_BALANCE.signature,
     onlySelf: true,
     calldataLength: FEE_JUICE_INCREASE_BALANCE.calldataLength,
+  },
+  // Claiming bridged Fee Juice in setup lets a new account pay its first tx's fee with it.
+  {
+    contract: 'feeJuice',
+    signature: FEE_JUICE_CLAIM.signature,
+    onlySelf: false,
+    calldataLength: FEE_JUICE_CLAIM.calldataLength,
   },
 ] as const;

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS } from './block.js';
 import type { GasFees } from './block-header.js';
-import { PROTOCOL_CONTRACT_ADDRESSES } from './constants.js';
+import { FEE_JUICE_CLAIM, PROTOCOL_CONTRACT_ADDRESSES } from './constants.js';
 import {
   type ContractClassPublic,
   type ContractInstance,
@@ -157,6 +157,25 @@ export function classUpdateCall(address: Fr, newClassId: Fr): PublicCallSpec {
     signature: 'update((Field))',
     args: [newClassId],
     msgSender: address,
+  };
+}
+
+/**
+ * The setup call that claims Fee Juice deposited through the L1 portal for `to` (the deposit's
+ * recipient, amount, the secret behind its secret hash, and the message's leaf index). In setup,
+ * the claimed juice can pay the tx's own fee.
+ */
+export function feeJuiceClaimCall(claim: {
+  to: Fr;
+  amount: bigint;
+  secret: Fr;
+  leafIndex: bigint;
+}): PublicCallSpec {
+  return {
+    phase: 'setup',
+    contractAddress: PROTOCOL_CONTRACT_ADDRESSES.feeJuice,
+    signature: FEE_JUICE_CLAIM.signature,
+    args: [claim.to, claim.amount, claim.secret, claim.leafIndex],
   };
 }
 

@@ -63,6 +63,8 @@ export interface ExecutionOptions {
   skipFeeEnforcement?: boolean;
   /** Seconds before a scheduled class update takes effect (default DEFAULT_UPDATE_DELAY). */
   updateDelay?: number;
+  /** The L1 address of the Fee Juice portal, whose deposits Fee Juice's claim consumes. */
+  feeJuicePortal?: string;
 }
 
 const addGas = (a: Gas, b: Gas): Gas => ({ daGas: a.daGas + b.daGas, l2Gas: a.l2Gas + b.l2Gas });
@@ -111,9 +113,18 @@ export function executeTx(
   const context: PublicContext = {
     state: journal,
     timestamp: globals.timestamp,
+    chainId: BigInt(globals.chainId),
+    rollupVersion: BigInt(globals.version),
     nullifierExists: (siloed) =>
-      txNullifiers.has(siloed) || reader.findLeaf(TreeId.NULLIFIER, siloed) !== undefined,
+      txNullifiers.has(siloed) ||
+      journal.hasNullifier(siloed) ||
+      reader.findLeaf(TreeId.NULLIFIER, siloed) !== undefined,
+    l1ToL2MessageAt: (index) =>
+      index < BigInt(reader.snapshot(TreeId.L1_TO_L2_MESSAGE).nextAvailableLeafIndex)
+        ? reader.getLeafValue(TreeId.L1_TO_L2_MESSAGE, Number(index))
+        : undefined,
     updateDelay: options.updateDelay ?? DEFAULT_UPDATE_DELAY,
+    feeJuicePortal: options.feeJuicePortal,
   };
   const returnValues: { values: Fr[] }[] = [];
   let publicGas = ZERO_GAS;
@@ -219,7 +230,7 @@ export function executeTx(
     txHash,
     transactionFee: fee,
     noteHashes: parts.flatMap((p) => p.noteHashes),
-    nullifiers: parts.flatMap((p) => p.nullifiers),
+    nullifiers: [...parts.flatMap((p) => p.nullifiers), ...journal.nullifiers()],
     l2ToL1Msgs: parts.flatMap((p) =>
       p.l2ToL1Msgs.map((m) =>
         l2ToL1MessageLeaf({

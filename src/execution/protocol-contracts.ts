@@ -3,10 +3,20 @@
 // node, witness or client can read them. The registries publish classes and instances through
 // private side effects (nullifiers and logs that travel in the tx); the instance registry's one
 // public function, `update`, schedules a contract's move to another class after a delay.
-import { FEE_JUICE_INCREASE_BALANCE, PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
+import {
+  FEE_JUICE_CLAIM,
+  FEE_JUICE_INCREASE_BALANCE,
+  PROTOCOL_CONTRACT_ADDRESSES,
+} from '../core/constants.js';
 import { instanceUpdatedLogFields, siloNullifier, UPDATED_CLASS_IDS_SLOT } from '../core/contracts.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { functionSelector } from '../core/hash/index.js';
+import {
+  computeSecretHash,
+  feeJuiceDepositContent,
+  l1ToL2MessageHash,
+  l1ToL2MessageNullifier,
+} from '../core/l1-to-l2.js';
 import { mapStorageSlot, type PublicStateJournal, publicDataLeafSlot } from './public-storage.js';
 
 export const FEE_JUICE_BALANCES_SLOT = 1n;
@@ -28,15 +38,21 @@ export interface PublicCall {
 /** A failed call: the revert reason. */
 export class PublicCallRevert extends Error {}
 
-/** What a public call sees besides storage: the block's time and the nullifiers so far. */
+/** What a public call sees besides storage: the block, the nullifiers so far, the L1-to-L2 tree. */
 export interface PublicContext {
   state: PublicStateJournal;
-  /** The block's timestamp. */
+  /** The block's timestamp, L1 chain id and rollup version. */
   timestamp: bigint;
-  /** Whether a (siloed) nullifier is in the tree or among the tx's own nullifiers. */
+  chainId: bigint;
+  rollupVersion: bigint;
+  /** Whether a (siloed) nullifier is in the tree, among the tx's own, or emitted so far. */
   nullifierExists(siloed: Fr): boolean;
+  /** The L1-to-L2 message tree's leaf at an index (undefined beyond the tree). */
+  l1ToL2MessageAt(index: bigint): Fr | undefined;
   /** Seconds from scheduling a class update to its taking effect. */
   updateDelay: number;
+  /** The L1 address of the Fee Juice portal (the sender of deposit messages), when known. */
+  feeJuicePortal: string | undefined;
 }
 
 type NativeFunction = (call: PublicCall, ctx: PublicContext) => Fr[];
@@ -80,6 +96,39 @@ const feeJuice = contract('FeeJuice', {
       const slot = feeJuiceBalanceSlot(to);
       const balance = state.read(slot) + u128(amount, 'amount');
       write(call, state, slot, u128(balance, 'balance'));
+      return [];
+    },
+  },
+  // Consumes a deposit made through the L1 portal (an L1-to-L2 message to Fee Juice, whose
+  // content commits to the recipient and the amount) and credits the amount. The message's
+  // nullifier makes a second claim fail.
+  [FEE_JUICE_CLAIM.signature]: {
+    args: FEE_JUICE_CLAIM.calldataLength - 1,
+    run(call, ctx) {
+      const [, to, amount, secret, leafIndex] = call.calldata as [Fr, Fr, Fr, Fr, Fr];
+      if (ctx.feeJuicePortal === undefined)
+        throw new PublicCallRevert('the Fee Juice portal on L1 is not known');
+      const messageHash = l1ToL2MessageHash({
+        sender: ctx.feeJuicePortal,
+        chainId: ctx.chainId,
+        recipient: PROTOCOL_CONTRACT_ADDRESSES.feeJuice,
+        rollupVersion: ctx.rollupVersion,
+        content: feeJuiceDepositContent(to, u128(amount, 'amount')),
+        secretHash: computeSecretHash(secret),
+        index: leafIndex,
+      });
+      if (ctx.l1ToL2MessageAt(leafIndex) !== messageHash) {
+        throw new PublicCallRevert(
+          `no L1-to-L2 message at index ${leafIndex} matches this claim (recipient, amount, secret and index must match the deposit)`,
+        );
+      }
+      const nullifier = l1ToL2MessageNullifier(PROTOCOL_CONTRACT_ADDRESSES.feeJuice, messageHash, secret);
+      if (ctx.nullifierExists(nullifier))
+        throw new PublicCallRevert('the L1-to-L2 message was already consumed');
+      if (call.isStaticCall) throw new PublicCallRevert('Static call cannot update the state');
+      ctx.state.emitNullifier(nullifier);
+      const slot = feeJuiceBalanceSlot(to);
+      write(call, ctx.state, slot, u128(ctx.state.read(slot) + amount, 'balance'));
       return [];
     },
   },

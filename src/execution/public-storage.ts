@@ -1,6 +1,6 @@
 // Public storage as seen by public execution: leaf slots derived from (contract, storage slot)
-// (reference-facts §5.3), and a journal of writes and public logs over a world-state reader that
-// can be rolled back to a mark — a reverted phase leaves no writes and no logs behind.
+// (reference-facts §5.3), and a journal of writes, public logs and nullifiers over a world-state
+// reader that can be rolled back to a mark — a reverted phase leaves none of them behind.
 import type { PublicDataWriteEffect, PublicLog } from '../core/block.js';
 import type { Fr } from '../core/field.js';
 import { poseidon2HashWithSeparator } from '../core/hash/index.js';
@@ -32,6 +32,7 @@ interface JournalEntry {
 export interface JournalMark {
   writes: number;
   logs: number;
+  nullifiers: number;
 }
 
 /** Writes and public logs made during one tx's execution, over the state before the tx. */
@@ -39,6 +40,7 @@ export class PublicStateJournal {
   private readonly current = new Map<Fr, Fr>();
   private readonly log: JournalEntry[] = [];
   private readonly publicLogs: PublicLog[] = [];
+  private readonly publicNullifiers: Fr[] = [];
 
   constructor(private readonly base: WorldStateReader) {}
 
@@ -55,14 +57,33 @@ export class PublicStateJournal {
     this.publicLogs.push(log);
   }
 
-  /** A point to roll back to. */
-  mark(): JournalMark {
-    return { writes: this.log.length, logs: this.publicLogs.length };
+  /** Records a (siloed) nullifier emitted by public execution. */
+  emitNullifier(nullifier: Fr): void {
+    this.publicNullifiers.push(nullifier);
   }
 
-  /** Undoes every write and log made since `mark`. */
+  hasNullifier(nullifier: Fr): boolean {
+    return this.publicNullifiers.includes(nullifier);
+  }
+
+  /** The nullifiers emitted, in order. */
+  nullifiers(): Fr[] {
+    return [...this.publicNullifiers];
+  }
+
+  /** A point to roll back to. */
+  mark(): JournalMark {
+    return {
+      writes: this.log.length,
+      logs: this.publicLogs.length,
+      nullifiers: this.publicNullifiers.length,
+    };
+  }
+
+  /** Undoes every write, log and nullifier made since `mark`. */
   rollback(mark: JournalMark): void {
     this.publicLogs.length = mark.logs;
+    this.publicNullifiers.length = mark.nullifiers;
     while (this.log.length > mark.writes) {
       const { leafSlot, previous } = this.log.pop()!;
       if (previous === undefined) this.current.delete(leafSlot);

@@ -8,6 +8,7 @@ import {
   http,
   type PrivateKeyAccount,
   type PublicClient,
+  parseEventLogs,
   type TransactionReceipt,
 } from 'viem';
 import { toHex32 } from '../core/field.js';
@@ -55,6 +56,15 @@ export interface CheckpointProposedEvent {
   l1BlockHash: Hash;
   txHash: Hash;
   logIndex: number;
+}
+
+/** A message sent to the inbox: its leaf (message hash) and global leaf index. */
+export interface MessageSentEvent {
+  /** The inbox group, i.e. the checkpoint that inserts the message. */
+  checkpointNumber: number;
+  index: bigint;
+  leaf: bigint;
+  l1BlockNumber: bigint;
 }
 
 export interface EpochProvenEvent {
@@ -181,12 +191,84 @@ export class RollupClient {
     return BigInt(root);
   }
 
+  /**
+   * The outbox roots of an epoch as of an L1 block (index k: the root proven for the first k + 1
+   * checkpoints; 0 where none).
+   */
+  async outboxEpochRoots(epoch: number, atL1Block: bigint): Promise<bigint[]> {
+    const roots = (await this.client.readContract({
+      address: this.l1.addresses.outboxAddress,
+      abi: artifacts.Outbox.abi,
+      functionName: 'getEpochRoots',
+      args: [BigInt(epoch)],
+      blockNumber: atL1Block,
+    })) as readonly Hex[];
+    return roots.map((r) => BigInt(r));
+  }
+
   private wallet(account: PrivateKeyAccount) {
     return createWalletClient({
       account,
       chain: l1Chain(this.l1.chainId, this.l1.rpcUrl),
       transport: http(this.l1.rpcUrl),
     });
+  }
+
+  /** Sends a message to an L2 contract through the inbox; resolves with the L1 tx hash once sent. */
+  async sendL2Message(
+    sender: PrivateKeyAccount,
+    message: { recipient: bigint; rollupVersion: number; content: bigint; secretHash: bigint },
+  ): Promise<Hash> {
+    return this.wallet(sender).writeContract({
+      address: this.l1.addresses.inboxAddress,
+      abi: artifacts.Inbox.abi,
+      functionName: 'sendL2Message',
+      args: [
+        { actor: hex32(message.recipient), version: BigInt(message.rollupVersion) },
+        hex32(message.content),
+        hex32(message.secretHash),
+      ],
+    });
+  }
+
+  /** Approves the portal and deposits L1 Fee Juice for an L2 address; resolves with the deposit's tx hash. */
+  async depositFeeJuice(
+    sender: PrivateKeyAccount,
+    deposit: { to: bigint; amount: bigint; secretHash: bigint },
+  ): Promise<Hash> {
+    const wallet = this.wallet(sender);
+    const approve = await wallet.writeContract({
+      address: this.l1.addresses.feeJuiceAddress,
+      abi: artifacts.FeeJuice.abi,
+      functionName: 'approve',
+      args: [this.l1.addresses.feeJuicePortalAddress, deposit.amount],
+    });
+    return wallet.writeContract({
+      address: this.l1.addresses.feeJuicePortalAddress,
+      abi: artifacts.FeeJuicePortal.abi,
+      functionName: 'deposit',
+      args: [hex32(deposit.to), deposit.amount, hex32(deposit.secretHash)],
+      // Sent right after the approval, which is still pending: no gas estimate against it.
+      gas: 300_000n,
+      nonce: (await this.client.getTransaction({ hash: approve })).nonce + 1,
+    });
+  }
+
+  /** The message a mined inbox (or portal) transaction sent. */
+  messageSentIn(receipt: TransactionReceipt): MessageSentEvent {
+    const [event] = parseEventLogs({
+      abi: artifacts.Inbox.abi,
+      eventName: 'MessageSent',
+      logs: receipt.logs,
+    });
+    if (event === undefined) throw new Error(`L1 transaction ${receipt.transactionHash} sent no L2 message`);
+    const a = event.args as { checkpointNumber: bigint; index: bigint; hash: Hex };
+    return {
+      checkpointNumber: Number(a.checkpointNumber),
+      index: a.index,
+      leaf: BigInt(a.hash),
+      l1BlockNumber: receipt.blockNumber,
+    };
   }
 
   /** Sends a proposal; resolves with its transaction hash once sent (see waitFor). */
@@ -317,6 +399,26 @@ export class RollupClient {
       body: Buffer.from((call.args[2] as Hex).slice(2), 'hex'),
       attestations: [...(call.args[1] as Hex[])],
     };
+  }
+
+  /** Messages sent to the inbox in a range of L1 blocks: each leaf with its global index. */
+  async messageSentEvents(fromBlock: bigint, toBlock: bigint): Promise<MessageSentEvent[]> {
+    const logs = await this.client.getContractEvents({
+      address: this.l1.addresses.inboxAddress,
+      abi: artifacts.Inbox.abi,
+      eventName: 'MessageSent',
+      fromBlock,
+      toBlock,
+    });
+    return logs.map((log) => {
+      const a = log.args as { checkpointNumber: bigint; index: bigint; hash: Hex };
+      return {
+        checkpointNumber: Number(a.checkpointNumber),
+        index: a.index,
+        leaf: BigInt(a.hash),
+        l1BlockNumber: log.blockNumber,
+      };
+    });
   }
 
   /** The L1-to-L2 messages of checkpoint n's inbox group, in index order. */

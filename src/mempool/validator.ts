@@ -4,6 +4,7 @@
 import type { GasFees } from '../core/block-header.js';
 import {
   type AllowedElement,
+  FEE_JUICE_CLAIM,
   FEE_JUICE_INCREASE_BALANCE,
   PROTOCOL_CONTRACT_ADDRESSES,
 } from '../core/constants.js';
@@ -111,6 +112,7 @@ export const TX_ERROR = {
 
 /** The selector of Fee Juice's `_increase_public_balance`, whose setup calls can fund the fee. */
 const INCREASE_BALANCE_SELECTOR = BigInt(functionSelector(FEE_JUICE_INCREASE_BALANCE.signature));
+const CLAIM_SELECTOR = BigInt(functionSelector(FEE_JUICE_CLAIM.signature));
 
 /** Checks the tx's own data: hash, calldata and class logs against their commitments, gas used. */
 function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: string[]): void {
@@ -146,18 +148,24 @@ function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: strin
     reasons.push(TX_ERROR.GAS_USED);
 }
 
-/** The Fee Juice a setup call claims for the fee payer (the protocol's own `_increase_public_balance`). */
+/**
+ * The Fee Juice setup calls claim for the fee payer: Fee Juice's `_increase_public_balance` and
+ * `claim` (of a deposit), whose first two arguments are the recipient and the amount.
+ */
 function setupClaimFor(tx: Tx): bigint {
   let claimed = 0n;
   tx.data.nonRevertible.publicCallRequests.forEach((call, i) => {
     const values = tx.publicFunctionCalldata[i]?.values;
+    const isClaim =
+      (values?.length === FEE_JUICE_INCREASE_BALANCE.calldataLength &&
+        values[0] === INCREASE_BALANCE_SELECTOR) ||
+      (values?.length === FEE_JUICE_CLAIM.calldataLength && values[0] === CLAIM_SELECTOR);
     if (
       call.contractAddress === PROTOCOL_CONTRACT_ADDRESSES.feeJuice &&
-      values?.length === FEE_JUICE_INCREASE_BALANCE.calldataLength &&
-      values[0] === INCREASE_BALANCE_SELECTOR &&
-      values[1] === tx.data.feePayer
+      isClaim &&
+      values![1] === tx.data.feePayer
     ) {
-      claimed += values[2]!;
+      claimed += values![2]!;
     }
   });
   return claimed;

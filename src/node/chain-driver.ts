@@ -43,6 +43,13 @@ export class ChainDriver {
     return next;
   }
 
+  /** Runs `fn` between passes (e.g. an L1 transaction from a key the prover also uses). */
+  between<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
   private async runPass(): Promise<PassReport> {
     const { rollup, archiver, sequencer, prover } = this.o;
     const synced = await archiver.sync();

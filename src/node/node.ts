@@ -16,8 +16,8 @@ import {
   PROTOCOL_CONTRACT_ADDRESSES,
   type ProtocolContractAddresses,
 } from '../core/constants.js';
-import { invalidParams, unavailable } from '../core/errors.js';
-import { toHex32 } from '../core/field.js';
+import { invalidParams, refused, unavailable } from '../core/errors.js';
+import { type Fr, toHex32 } from '../core/field.js';
 import { functionSelector, poseidon2Backend } from '../core/hash/index.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
 import { NODE_VERSION } from '../core/version.js';
@@ -31,7 +31,7 @@ import {
 } from '../l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
 import { FeeOracle } from '../l1/fee-oracle.js';
-import { RollupClient } from '../l1/rollup-client.js';
+import { type MessageSentEvent, RollupClient } from '../l1/rollup-client.js';
 import { DevProver } from '../prover/dev-prover.js';
 import { Sequencer } from '../sequencer/sequencer.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
@@ -42,6 +42,7 @@ import { ContractQueries } from './contract-queries.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { FunctionSignatureBook } from './function-signatures.js';
 import { LogQueries } from './log-queries.js';
+import { MessageQueries } from './message-queries.js';
 import { StateQueries } from './state-queries.js';
 import { TxService } from './tx-service.js';
 
@@ -68,6 +69,7 @@ export class CairnNode {
   readonly stateQueries: StateQueries;
   readonly logQueries: LogQueries;
   readonly contractQueries: ContractQueries;
+  readonly messageQueries: MessageQueries;
 
   private constructor(
     readonly config: Config,
@@ -91,6 +93,7 @@ export class CairnNode {
     this.stateQueries = new StateQueries(worldState, this.queries, () => chain.latestBlockNumber);
     this.logQueries = new LogQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.contractQueries = new ContractQueries(chain, (ref) => this.stateQueries.resolve(ref));
+    this.messageQueries = new MessageQueries(chain, this.stateQueries, rollup, constants);
     this.allowedSetup = CairnNode.allowedSetupOf(config);
   }
 
@@ -170,6 +173,7 @@ export class CairnNode {
         maxTxCount: config.mempoolMaxTxCount,
         maxBytes: config.mempoolMaxBytes,
         contractUpdateDelay: config.contractUpdateDelay,
+        feeJuicePortal: l1.addresses.feeJuicePortalAddress,
         logger: root.child({ component: 'mempool' }),
       });
       const sequencer =
@@ -187,6 +191,7 @@ export class CairnNode {
               minTxsPerBlock: config.minTxsPerBlock,
               maxTxsPerBlock: config.maxTxsPerBlock,
               contractUpdateDelay: config.contractUpdateDelay,
+              feeJuicePortal: l1.addresses.feeJuicePortalAddress,
               txs,
               fees,
               logger: root.child({ component: 'sequencer' }),
@@ -388,6 +393,37 @@ export class CairnNode {
 
   get clockMode(): 'realtime' | 'manual' {
     return this.clock.mode;
+  }
+
+  /**
+   * Sends an L1-to-L2 message through the inbox from the embedded L1's dev account (mined at once
+   * with the manual clock); resolves with the message as the inbox recorded it.
+   */
+  async sendL1ToL2Message(m: { recipient: Fr; content: Fr; secretHash: Fr }): Promise<MessageSentEvent> {
+    this.testClient();
+    const hash = await this.driver.between(() =>
+      this.rollup.sendL2Message(privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY), {
+        ...m,
+        rollupVersion: this.config.rollupVersion,
+      }),
+    );
+    return this.messageOf(hash);
+  }
+
+  /** Deposits L1 Fee Juice of the embedded L1's dev account through the portal for an L2 address. */
+  async depositFeeJuice(d: { to: Fr; amount: bigint; secretHash: Fr }): Promise<MessageSentEvent> {
+    this.testClient();
+    const hash = await this.driver.between(() =>
+      this.rollup.depositFeeJuice(privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY), d),
+    );
+    return this.messageOf(hash);
+  }
+
+  private async messageOf(l1TxHash: `0x${string}`): Promise<MessageSentEvent> {
+    if (this.clock.mode === 'manual') await this.mine(1);
+    const receipt = await this.rollup.waitFor(l1TxHash);
+    if (receipt.status !== 'success') throw refused(`the L1 transaction ${l1TxHash} reverted`);
+    return this.rollup.messageSentIn(receipt);
   }
 
   /** Mines `blocks` L1 blocks, running a chain pass after each (so proposals and proofs land). */

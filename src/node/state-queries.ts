@@ -134,6 +134,10 @@ export class StateQueries {
     return this.membershipWitness(this.reader(ref).reader, TreeId.ARCHIVE, blockHash);
   }
 
+  l1ToL2MessageMembershipWitness(ref: BlockRef, message: Fr): MembershipWitnessResult | undefined {
+    return this.membershipWitness(this.reader(ref).reader, TreeId.L1_TO_L2_MESSAGE, message);
+  }
+
   noteHashMembershipWitness(ref: BlockRef, noteHash: Fr): MembershipWitnessResult | undefined {
     return this.membershipWitness(this.reader(ref).reader, TreeId.NOTE_HASH, noteHash);
   }

@@ -78,6 +78,8 @@ export interface TxServiceOptions {
   maxBytes: number;
   /** Seconds before a class update scheduled by a tx takes effect (for simulation). */
   contractUpdateDelay?: number;
+  /** The L1 Fee Juice portal, whose deposits Fee Juice's claim consumes (for simulation). */
+  feeJuicePortal?: string;
   logger: Logger;
 }
 
@@ -408,7 +410,8 @@ export class TxService implements TxSource {
     try {
       const result = executeTx(fork, tx, validation.hash!, globalVariables, {
         skipFeeEnforcement,
-        updateDelay: this.o.contractUpdateDelay,
+        ...(this.o.contractUpdateDelay === undefined ? {} : { updateDelay: this.o.contractUpdateDelay }),
+        ...(this.o.feeJuicePortal === undefined ? {} : { feeJuicePortal: this.o.feeJuicePortal }),
       });
       return {
         ...(result.revertReason !== undefined ? { revertReason: result.revertReason } : {}),

@@ -16,7 +16,12 @@ import type { Fr } from '../core/field.js';
 import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
 import type { Tx } from '../core/tx.js';
-import { executeTx, TxExecutionError, type TxExecutionResult } from '../execution/executor.js';
+import {
+  type ExecutionOptions,
+  executeTx,
+  TxExecutionError,
+  type TxExecutionResult,
+} from '../execution/executor.js';
 import type { RollupClient } from '../l1/rollup-client.js';
 import type { Validator } from '../validators/keystore.js';
 import type { WorldState } from '../world-state/index.js';
@@ -56,6 +61,8 @@ export interface SequencerOptions {
   maxTxsPerBlock: number;
   /** Seconds before a class update scheduled by a tx takes effect. */
   contractUpdateDelay?: number;
+  /** The L1 Fee Juice portal, whose deposits Fee Juice's claim consumes. */
+  feeJuicePortal?: string;
   txs: TxSource;
   fees: BlockFeeSource;
   logger: Logger;
@@ -73,7 +80,14 @@ export class Sequencer {
   /** The slot in which a prune was sent, so it is sent once. */
   private prunedInSlot = -1;
 
-  constructor(private readonly o: SequencerOptions) {}
+  private readonly executionOptions: ExecutionOptions;
+
+  constructor(private readonly o: SequencerOptions) {
+    this.executionOptions = {
+      ...(o.contractUpdateDelay === undefined ? {} : { updateDelay: o.contractUpdateDelay }),
+      ...(o.feeJuicePortal === undefined ? {} : { feeJuicePortal: o.feeJuicePortal }),
+    };
+  }
 
   get isPaused(): boolean {
     return this.paused;
@@ -231,7 +245,7 @@ export class Sequencer {
       let result: TxExecutionResult;
       try {
         result = executeTx(builder.fork, tx, hash, globals, {
-          updateDelay: this.o.contractUpdateDelay,
+          ...this.executionOptions,
         });
       } catch (err) {
         if (!(err instanceof TxExecutionError)) throw err;

@@ -706,8 +706,12 @@ describe('protocol contracts (runPublicCall)', () => {
   const ctx = (state: PublicStateJournal): PublicContext => ({
     state,
     timestamp: 0n,
+    chainId: 31337n,
+    rollupVersion: 1n,
     nullifierExists: () => false,
+    l1ToL2MessageAt: () => undefined,
     updateDelay: 0,
+    feeJuicePortal: undefined,
   });
   const call = (calldata: Fr[], over: Record<string, unknown> = {}) => ({
     msgSender: FEE_JUICE,

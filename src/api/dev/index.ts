@@ -1,7 +1,8 @@
 // Dev methods (svcDev_, admin port): move the embedded L1's time, in the spirit of Anvil's
 // cheat codes. Registered only when the node runs its own L1.
 import { z } from 'zod';
-import { bigintDec, slotNumber, uint } from '../../core/codecs.js';
+import { bigintDec, frHex, l2Address, slotNumber, uint } from '../../core/codecs.js';
+import type { MessageSentEvent } from '../../l1/rollup-client.js';
 import type { CairnNode } from '../../node/node.js';
 import { defineMethod, type RpcMethod } from '../../rpc/registry.js';
 import { voidResult } from '../schemas.js';
@@ -9,6 +10,19 @@ import { voidResult } from '../schemas.js';
 const moved = z
   .object({ l1BlockNumber: bigintDec, l2BlockNumber: uint, slot: uint.optional() })
   .describe('Where L1 and L2 are afterwards');
+
+const sentMessage = z
+  .object({ messageHash: frHex, index: bigintDec, checkpointNumber: uint, l1BlockNumber: bigintDec })
+  .describe(
+    'The message as the inbox recorded it: its hash (the L1-to-L2 tree leaf), global leaf index, the checkpoint that inserts it, and its L1 block',
+  );
+
+const sentShape = (e: MessageSentEvent) => ({
+  messageHash: e.leaf,
+  index: e.index,
+  checkpointNumber: e.checkpointNumber,
+  l1BlockNumber: e.l1BlockNumber,
+});
 
 export function devMethods(node: CairnNode): RpcMethod[] {
   if (!node.l1.embedded) return [];
@@ -50,6 +64,39 @@ export function devMethods(node: CairnNode): RpcMethod[] {
       resultName: 'moved',
       result: moved,
       handler: async () => report(await node.advanceToNextEpoch()),
+    }),
+    defineMethod({
+      namespace: 'svcDev',
+      name: 'sendL1ToL2Message',
+      summary:
+        "Sends an L1-to-L2 message through the L1 inbox from the embedded L1's dev account (mined at once with the manual clock)",
+      params: [
+        { name: 'recipient', schema: l2Address.describe('The L2 contract the message is for') },
+        { name: 'content', schema: frHex },
+        {
+          name: 'secretHash',
+          schema: frHex.describe('poseidon2([secret], 4199652938) of the secret that consumes it'),
+        },
+      ],
+      resultName: 'message',
+      result: sentMessage,
+      handler: async (recipient, content, secretHash) =>
+        sentShape(await node.sendL1ToL2Message({ recipient, content, secretHash })),
+    }),
+    defineMethod({
+      namespace: 'svcDev',
+      name: 'depositFeeJuice',
+      summary:
+        "Deposits Fee Juice from the embedded L1's dev account through the Fee Juice portal for an L2 address: claimable on L2 with the secret",
+      params: [
+        { name: 'to', schema: l2Address.describe('The L2 address to credit') },
+        { name: 'amount', schema: bigintDec },
+        { name: 'secretHash', schema: frHex.describe('poseidon2([secret], 4199652938) of the claim secret') },
+      ],
+      resultName: 'message',
+      result: sentMessage,
+      handler: async (to, amount, secretHash) =>
+        sentShape(await node.depositFeeJuice({ to, amount, secretHash })),
     }),
     defineMethod({
       namespace: 'svcDev',

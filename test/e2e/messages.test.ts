@@ -20,7 +20,7 @@ import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { toHex32 } from '../../src/core/field.js';
 import { verifyL2ToL1Membership } from '../../src/core/out-hash.js';
 import { mapStorageSlot } from '../../src/execution/public-storage.js';
-import { type CairnProcess, startCairn } from '../helpers/process.js';
+import { type CairnProcess, type RunResult, runCairn, startCairn } from '../helpers/process.js';
 import { call, result } from '../helpers/rpc.js';
 import { rootFromPath } from '../world-state/model.js';
 
@@ -90,6 +90,54 @@ describe('messages between L1 and L2 on a real node', () => {
     ]);
     // Not in the tree before its block.
     assert.equal(await pub('svc_getL1ToL2MessageMembershipWitness', [block - 1, sent.messageHash]), null);
+  });
+
+  test('cairn l1 send-message sends through the inbox as any Ethereum tool would', async () => {
+    const l1 = /embedded L1 (http:\/\/[0-9.:]+)/.exec(node.output())![1]!;
+    const run = runCairn(
+      [
+        'l1',
+        'send-message',
+        '--l1-rpc-url',
+        l1,
+        '--rpc-url',
+        node.publicUrl,
+        '--recipient',
+        '0x99',
+        '--content',
+        '0x2a',
+        '--secret',
+        '0x7',
+      ],
+      {},
+      60_000,
+    );
+    let done: RunResult | undefined;
+    void run.then((r) => {
+      done = r;
+    });
+    // The manual clock: mine until the command sees its transaction mined.
+    for (let i = 0; i < 40 && done === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      await dev('svcDev_mine', [1]);
+    }
+    const out = await run;
+    assert.equal(out.code, 0, out.stderr);
+    const sent = JSON.parse(out.stdout);
+    assert.equal(sent.secretHash, hex(computeSecretHash(7n)));
+    assert.equal(await pub('svc_getL1ToL2MessageCheckpoint', [sent.messageHash]), sent.checkpointNumber);
+    const bad = await runCairn([
+      'l1',
+      'send-message',
+      '--l1-rpc-url',
+      l1,
+      '--recipient',
+      '0x99',
+      '--content',
+      '0x2a',
+    ]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /exactly one of --secret and --secret-hash/);
   });
 
   test('a Fee Juice deposit is claimed on L2 once: a new account pays its first fee with it', async () => {

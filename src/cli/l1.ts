@@ -1,0 +1,124 @@
+// `cairn l1 send-message`: sends an L1-to-L2 message through the rollup's inbox on L1, as any
+// Ethereum tool could, and prints the message as the inbox recorded it.
+//   cairn l1 send-message --l1-rpc-url http://127.0.0.1:PORT --recipient 0x1234 --content 0x2a --secret 0x7
+import { type Command, InvalidArgumentError } from 'commander';
+import { createPublicClient, createWalletClient, type Hex, http, parseEventLogs } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { NodeClient, RpcError } from '../client/index.js';
+import { FR_MODULUS, type Fr, toHex32 } from '../core/field.js';
+import { computeSecretHash } from '../core/l1-to-l2.js';
+import { artifacts } from '../l1/generated/artifacts.js';
+
+/** Anvil's funded account 1: unused by the node itself (account 0 deploys and proves). */
+const ANVIL_ACCOUNT_1 = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
+function field(text: string): Fr {
+  if (!/^(0x[0-9a-fA-F]{1,64}|[0-9]+)$/.test(text))
+    throw new InvalidArgumentError(`not a field element: ${text}`);
+  const value = BigInt(text);
+  if (value >= FR_MODULUS) throw new InvalidArgumentError(`not below the field modulus: ${text}`);
+  return value;
+}
+
+function privateKey(text: string): Hex {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(text))
+    throw new InvalidArgumentError('expected 0x followed by 64 hex digits');
+  return text as Hex;
+}
+
+interface SendOptions {
+  rpcUrl: string;
+  l1RpcUrl: string;
+  privateKey: Hex;
+  recipient: Fr;
+  content: Fr;
+  secret?: Fr;
+  secretHash?: Fr;
+  timeout: number;
+}
+
+async function send(opts: SendOptions): Promise<void> {
+  if ((opts.secret === undefined) === (opts.secretHash === undefined)) {
+    throw new Error('give exactly one of --secret and --secret-hash');
+  }
+  const secretHash = opts.secretHash ?? computeSecretHash(opts.secret!);
+  const info = await new NodeClient(opts.rpcUrl).call<{
+    rollupVersion: number;
+    l1ContractAddresses: { inboxAddress: Hex };
+  }>('svc_getNodeInfo');
+  const account = privateKeyToAccount(opts.privateKey);
+  const transport = http(opts.l1RpcUrl);
+  const l1 = createPublicClient({ transport });
+  const hash = await createWalletClient({ account, transport }).writeContract({
+    chain: null,
+    address: info.l1ContractAddresses.inboxAddress,
+    abi: artifacts.Inbox.abi,
+    functionName: 'sendL2Message',
+    args: [
+      { actor: toHex32(opts.recipient) as Hex, version: BigInt(info.rollupVersion) },
+      toHex32(opts.content) as Hex,
+      toHex32(secretHash) as Hex,
+    ],
+  });
+  process.stderr.write(
+    `sent in L1 tx ${hash}; waiting for it to be mined (with the manual clock: mine with svcDev_mine)\n`,
+  );
+  const receipt = await l1.waitForTransactionReceipt({ hash, timeout: opts.timeout * 1000 });
+  if (receipt.status !== 'success') throw new Error(`L1 transaction ${hash} reverted`);
+  const [event] = parseEventLogs({ abi: artifacts.Inbox.abi, eventName: 'MessageSent', logs: receipt.logs });
+  const args = event!.args as { checkpointNumber: bigint; index: bigint; hash: Hex };
+  process.stdout.write(
+    `${JSON.stringify(
+      {
+        messageHash: args.hash,
+        index: args.index.toString(),
+        checkpointNumber: Number(args.checkpointNumber),
+        secretHash: toHex32(secretHash),
+        l1BlockNumber: receipt.blockNumber.toString(),
+        l1TxHash: hash,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
+export function addL1Command(program: Command): void {
+  const l1 = program.command('l1').description("Act on the rollup's L1 contracts");
+  l1.command('send-message')
+    .description(
+      'Send an L1-to-L2 message through the L1 inbox and print it as recorded (hash, leaf index, checkpoint)',
+    )
+    .requiredOption('--l1-rpc-url <url>', 'L1 JSON-RPC URL (the node prints its embedded L1 URL at start)')
+    .option(
+      '--rpc-url <url>',
+      'Public JSON-RPC URL of the node (for the inbox address and rollup version)',
+      'http://127.0.0.1:8080',
+    )
+    .option(
+      '--private-key <key>',
+      "L1 key to send from (default: anvil's funded account 1)",
+      privateKey,
+      ANVIL_ACCOUNT_1,
+    )
+    .requiredOption('--recipient <address>', 'The L2 contract the message is for', field)
+    .requiredOption('--content <field>', 'The message content', field)
+    .option('--secret <field>', 'The secret that will consume the message (its hash is sent)', field)
+    .option('--secret-hash <field>', 'The secret hash to send instead', field)
+    .option(
+      '--timeout <seconds>',
+      'How long to wait for the L1 transaction to be mined',
+      (t) => Number(t),
+      60,
+    )
+    .action(async (opts: SendOptions) => {
+      try {
+        await send(opts);
+      } catch (err) {
+        const message =
+          err instanceof RpcError ? `the node answered: ${err.message}` : (err as Error).message;
+        process.stderr.write(`cairn l1 send-message: ${message}\n`);
+        process.exit(1);
+      }
+    });
+}

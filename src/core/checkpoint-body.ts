@@ -2,7 +2,7 @@
 // header and its blocks, as UTF-8 JSON in the wire form of the RPC results. Any node rebuilds
 // the chain from these bodies, checking each against what L1 recorded for the checkpoint.
 import { z } from 'zod';
-import type { L2Block } from './block.js';
+import type { L2Block, TxEffect } from './block.js';
 import { checkpointHeader, l2Block } from './block-codecs.js';
 import {
   type AppendOnlyTreeSnapshot,
@@ -26,6 +26,42 @@ const bodySchema = z
     blocks: z.array(l2Block).min(1, 'a checkpoint has at least one block'),
   })
   .strict();
+
+/**
+ * Most bytes of a checkpoint body: it travels as L1 calldata, which costs up to 40 gas a byte, and
+ * the proposal must fit an L1 block (30M gas) with room for its own execution.
+ */
+export const MAX_CHECKPOINT_BODY_BYTES = 512 * 1024;
+/** Room for the body's checkpoint header and format tag. */
+export const CHECKPOINT_BODY_OVERHEAD_BYTES = 2048;
+/** Room for one block's header, archive and framing in the body. */
+export const BLOCK_BODY_OVERHEAD_BYTES = 4096;
+
+// A field element is at most `"0x` + 64 hex + `",` = 69 bytes; a count or flag at most 20.
+const FIELD_BYTES = 69;
+const ITEM_BYTES = 48;
+
+/**
+ * An upper bound on the bytes a tx effect takes in the body (JSON, every field as hex), cheap
+ * enough to check for every tx a block considers.
+ */
+export function txEffectBodyBytesBound(effect: TxEffect): number {
+  const fields =
+    3 +
+    effect.noteHashes.length +
+    effect.nullifiers.length +
+    effect.l2ToL1Msgs.length +
+    2 * effect.publicDataWrites.length +
+    effect.privateLogs.reduce((n, l) => n + l.fields.length, 0) +
+    effect.publicLogs.reduce((n, l) => n + 1 + l.fields.length, 0) +
+    effect.contractClassLogs.reduce((n, l) => n + 1 + l.fields.fields.length, 0);
+  const items =
+    effect.publicDataWrites.length +
+    effect.privateLogs.length +
+    effect.publicLogs.length +
+    effect.contractClassLogs.length;
+  return 400 + fields * FIELD_BYTES + items * ITEM_BYTES;
+}
 
 export class CheckpointBodyError extends Error {
   constructor(message: string) {

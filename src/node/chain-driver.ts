@@ -7,6 +7,7 @@ import type { Archiver } from '../archiver/archiver.js';
 import type { RollupClient } from '../l1/rollup-client.js';
 import type { DevProver } from '../prover/dev-prover.js';
 import type { Sequencer, SequencerOutcome } from '../sequencer/sequencer.js';
+import { errorSummary } from './logger.js';
 
 export interface PassReport {
   l1Block: bigint;
@@ -82,7 +83,7 @@ export class ChainDriver {
         this.lastError = undefined;
       } catch (err) {
         const message = (err as Error).message;
-        if (message !== this.lastError) this.o.logger.warn({ err }, `chain pass failed: ${message}`);
+        if (message !== this.lastError) this.o.logger.warn(`chain pass failed: ${errorSummary(err)}`);
         this.lastError = message;
       }
       if (this.running) this.timer = setTimeout(loop, this.o.pollingIntervalMs);

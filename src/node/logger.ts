@@ -69,3 +69,14 @@ export function createLogger(
     ? pino(options, prettyStream(out))
     : pino(options, pino.destination({ dest: (out as { fd?: number }).fd ?? 1, sync: true }));
 }
+
+/**
+ * An error as a short string for logs: L1 client errors can carry whole transactions (megabytes of
+ * calldata), which must not end up in every warning.
+ */
+export function errorSummary(err: unknown, maxLength = 2000): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return text.length <= maxLength
+    ? text
+    : `${text.slice(0, maxLength)}… (${text.length - maxLength} more characters)`;
+}

@@ -42,6 +42,7 @@ import { ContractQueries } from './contract-queries.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { FunctionSignatureBook } from './function-signatures.js';
 import { LogQueries } from './log-queries.js';
+import { errorSummary } from './logger.js';
 import { MessageQueries } from './message-queries.js';
 import { StateQueries } from './state-queries.js';
 import { TxService } from './tx-service.js';
@@ -435,7 +436,7 @@ export class CairnNode {
         await this.driver.pass();
       } catch (err) {
         // L1 did move; the chain pass is retried after the next block.
-        this.logger.warn({ err }, `chain pass after L1 block failed: ${(err as Error).message}`);
+        this.logger.warn(`chain pass after L1 block failed: ${errorSummary(err)}`);
       }
     }
     return { l1Block: (await this.rollup.latestL1Block()).number, l2Block: this.chain.latestBlockNumber };

@@ -11,7 +11,13 @@ import {
   type GasFees,
   type GlobalVariables,
 } from '../core/block-header.js';
-import { encodeCheckpointBody } from '../core/checkpoint-body.js';
+import {
+  BLOCK_BODY_OVERHEAD_BYTES,
+  CHECKPOINT_BODY_OVERHEAD_BYTES,
+  encodeCheckpointBody,
+  MAX_CHECKPOINT_BODY_BYTES,
+  txEffectBodyBytesBound,
+} from '../core/checkpoint-body.js';
 import type { Fr } from '../core/field.js';
 import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
@@ -141,7 +147,11 @@ export class Sequencer {
     const gasFees = await this.o.fees.minFeesAt(slot);
     const blocks: L2Block[] = [];
     const used = new Set<Fr>();
-    const budget = { mana: BigInt(constants.rollupManaLimit), daGas: MAX_DA_GAS_PER_CHECKPOINT };
+    const budget = {
+      mana: BigInt(constants.rollupManaLimit),
+      daGas: MAX_DA_GAS_PER_CHECKPOINT,
+      bodyBytes: MAX_CHECKPOINT_BODY_BYTES - CHECKPOINT_BODY_OVERHEAD_BYTES,
+    };
     for (let i = 0; i < this.o.maxBlocksPerCheckpoint; i++) {
       const fork = worldState.fork();
       const globalVariables: GlobalVariables = {
@@ -162,6 +172,7 @@ export class Sequencer {
           ? { l1ToL2Messages: messages }
           : { previousSponge: blocks[i - 1]!.header.spongeBlobHash }),
       });
+      budget.bodyBytes -= BLOCK_BODY_OVERHEAD_BYTES;
       const { manaUsed, reverted } = this.fillBlock(builder, globalVariables, used, budget);
       if (builder.txCount < this.o.minTxsPerBlock || (i > 0 && builder.txCount === 0)) break;
       const block = builder.finish(manaUsed);
@@ -225,13 +236,14 @@ export class Sequencer {
   /**
    * Executes pending txs in priority order into the block until it holds maxTxsPerBlock or the
    * pool is exhausted. A tx that cannot pay this slot's fees, has expired or does not fit the
-   * checkpoint's mana and DA budget waits; one whose execution fails leaves the pool.
+   * checkpoint's mana and DA budget (or the room left in the body L1 carries) waits; one whose
+   * execution fails leaves the pool.
    */
   private fillBlock(
     builder: BlockBuilder,
     globals: GlobalVariables,
     used: Set<Fr>,
-    budget: { mana: bigint; daGas: number },
+    budget: { mana: bigint; daGas: number; bodyBytes: number },
   ): { manaUsed: bigint; reverted: { hash: Fr; reason: string }[] } {
     let manaUsed = 0n;
     const reverted: { hash: Fr; reason: string }[] = [];
@@ -254,9 +266,12 @@ export class Sequencer {
         continue;
       }
       const billed = result.gasUsed.billedGas;
-      if (BigInt(billed.l2Gas) > budget.mana || billed.daGas > budget.daGas) continue;
+      const bodyBytes = txEffectBodyBytesBound(result.effect);
+      if (BigInt(billed.l2Gas) > budget.mana || billed.daGas > budget.daGas || bodyBytes > budget.bodyBytes)
+        continue;
       budget.mana -= BigInt(billed.l2Gas);
       budget.daGas -= billed.daGas;
+      budget.bodyBytes -= bodyBytes;
       builder.addTx(result.effect);
       used.add(hash);
       manaUsed += BigInt(billed.l2Gas);

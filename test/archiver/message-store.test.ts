@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { ChainStore } from '../../src/archiver/chain-store.js';
-import { checkpointOfMessageIndex, type KnownMessage, MessageStore } from '../../src/archiver/message-store.js';
+import {
+  checkpointOfMessageIndex,
+  type KnownMessage,
+  MessageStore,
+} from '../../src/archiver/message-store.js';
 import { FR_MODULUS } from '../../src/core/field.js';
 import type { MessageSentEvent } from '../../src/l1/rollup-client.js';
 import { openEnvironment } from '../../src/store/environment.js';
@@ -108,17 +112,18 @@ describe('MessageStore: removeAfterL1Block', () => {
   });
 
   test('property: matches a map model over random adds and cuts', () => {
-    // A pool of distinct messages, each in a fixed L1 block (L1 blocks 0..15, index increasing
-    // with the block as the inbox assigns them).
+    // One store for every run (opening one takes long): run r keeps to its own band of L1 blocks
+    // (above every earlier run's) and its own leaves, so earlier runs' messages are out of reach.
+    const messages = newStore();
+    let run = 0;
+    // A pool of distinct messages, each in a fixed L1 block (the band's blocks 0..15, index
+    // increasing with the block as the inbox assigns them).
     const pool = fc
-      .uniqueArray(fc.bigInt({ min: 1n, max: FR_MODULUS - 1n }), { minLength: 1, maxLength: 24 })
+      .uniqueArray(fc.bigInt({ min: 0n, max: 2n ** 120n }), { minLength: 1, maxLength: 24 })
       .chain((leaves) =>
         fc
           .array(fc.bigInt({ min: 0n, max: 15n }), { minLength: leaves.length, maxLength: leaves.length })
-          .map((blocks) => {
-            const sorted = [...blocks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-            return leaves.map((leaf, i) => event(leaf, 1024n + BigInt(i), sorted[i]!));
-          }),
+          .map((blocks) => ({ leaves, blocks: [...blocks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) })),
       );
     type Op = { kind: 'add'; picks: number[] } | { kind: 'cut'; after: bigint };
     const op: fc.Arbitrary<Op> = fc.oneof(
@@ -126,25 +131,38 @@ describe('MessageStore: removeAfterL1Block', () => {
       fc.record({ kind: fc.constant('cut' as const), after: fc.bigInt({ min: -1n, max: 17n }) }),
     );
     fc.assert(
-      fc.property(pool, fc.array(op, { minLength: 1, maxLength: 12 }), (events, ops) => {
-        const messages = newStore();
+      fc.property(pool, fc.array(op, { minLength: 1, maxLength: 12 }), ({ leaves, blocks }, ops) => {
+        run++;
+        const band = BigInt(run) * 100n;
+        const events = leaves.map((leaf, i) =>
+          event((BigInt(run) << 128n) + leaf, 1024n + BigInt(i), band + blocks[i]!),
+        );
         const model = new Map<bigint, KnownMessage>();
+        for (const e of events) assert.equal(messages.get(e.leaf), undefined);
         for (const o of ops) {
           if (o.kind === 'add') {
             const batch = o.picks.map((p) => events[p % events.length]!);
             messages.add(batch);
             for (const e of batch) model.set(e.leaf, { index: e.index, l1BlockNumber: e.l1BlockNumber });
           } else {
-            const doomed = [...model].filter(([, m]) => m.l1BlockNumber > o.after).map(([leaf]) => leaf);
+            const cut = band + o.after;
+            const doomed = [...model].filter(([, m]) => m.l1BlockNumber > cut).map(([leaf]) => leaf);
             for (const leaf of doomed) model.delete(leaf);
-            // A cut after block -1 forgets everything.
-            assert.equal(messages.removeAfterL1Block(o.after), doomed.length);
+            assert.equal(messages.removeAfterL1Block(cut), doomed.length);
           }
           for (const e of events) assert.deepEqual(messages.get(e.leaf), model.get(e.leaf));
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 100 },
     );
+  });
+
+  test('a cut after L1 block -1 forgets everything', () => {
+    const messages = newStore();
+    messages.add([event(0x1n, 1024n, 0n), event(0x2n, 1025n, 3n)]);
+    assert.equal(messages.removeAfterL1Block(-1n), 2);
+    assert.equal(messages.get(0x1n), undefined);
+    assert.equal(messages.get(0x2n), undefined);
   });
 });
 

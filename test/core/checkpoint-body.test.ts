@@ -3,7 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type L2Block, RevertCode } from '../../src/core/block.js';
+import fc from 'fast-check';
+import { z } from 'zod';
+import {
+  CONTRACT_CLASS_LOG_SIZE_IN_FIELDS,
+  type L2Block,
+  PRIVATE_LOG_SIZE_IN_FIELDS,
+  RevertCode,
+  type TxEffect,
+} from '../../src/core/block.js';
+import { txEffect } from '../../src/core/block-codecs.js';
 import {
   checkpointHeaderHash,
   emptyCheckpointHeader,
@@ -15,8 +24,10 @@ import {
   type CheckpointOnL1,
   decodeCheckpointBody,
   encodeCheckpointBody,
+  txEffectBodyBytesBound,
   verifyCheckpointBody,
 } from '../../src/core/checkpoint-body.js';
+import { FR_MODULUS } from '../../src/core/field.js';
 import { buildBlock } from '../../src/sequencer/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
@@ -114,6 +125,56 @@ describe('checkpoint body', () => {
     assert.throws(
       () => decodeCheckpointBody(new TextEncoder().encode(JSON.stringify(json))),
       /at least one block/,
+    );
+  });
+});
+
+describe('checkpoint body size bound', () => {
+  // The largest field values give the longest hex; counts and lengths vary.
+  const big = FR_MODULUS - 1n;
+  const fields = (n: number) => Array.from({ length: n }, () => big);
+  const effectArb = fc
+    .record({
+      noteHashes: fc.nat(64),
+      nullifiers: fc.nat(64),
+      l2ToL1Msgs: fc.nat(8),
+      writes: fc.nat(64),
+      privateLogs: fc.array(fc.integer({ min: 0, max: 16 }), { maxLength: 64 }),
+      publicLogs: fc.array(fc.nat(100), { maxLength: 8 }),
+      classLogs: fc.array(fc.integer({ min: 0, max: CONTRACT_CLASS_LOG_SIZE_IN_FIELDS }), { maxLength: 1 }),
+    })
+    .map(
+      (s): TxEffect => ({
+        revertCode: RevertCode.REVERTED,
+        txHash: big,
+        transactionFee: big,
+        noteHashes: fields(s.noteHashes),
+        nullifiers: fields(s.nullifiers),
+        l2ToL1Msgs: fields(s.l2ToL1Msgs),
+        publicDataWrites: Array.from({ length: s.writes }, () => ({ leafSlot: big, value: big })),
+        privateLogs: s.privateLogs.map((n) => ({
+          fields: fields(PRIVATE_LOG_SIZE_IN_FIELDS),
+          emittedLength: n,
+        })),
+        publicLogs: s.publicLogs.map((n) => ({ contractAddress: big, fields: fields(n) })),
+        contractClassLogs: s.classLogs.map((n) => ({
+          contractAddress: big,
+          fields: { fields: fields(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS) },
+          emittedLength: n,
+        })),
+      }),
+    );
+
+  test('txEffectBodyBytesBound is at least the bytes the effect takes in the encoded body', () => {
+    fc.assert(
+      fc.property(effectArb, (effect) => {
+        const actual = JSON.stringify(z.encode(txEffect, effect)).length;
+        const bound = txEffectBodyBytesBound(effect);
+        assert.ok(bound >= actual, `bound ${bound} < actual ${actual}`);
+        // And not wildly above it, so blocks are not cut short for nothing.
+        assert.ok(bound <= actual * 1.3 + 600, `bound ${bound} far above actual ${actual}`);
+      }),
+      { numRuns: 60, seed: 7 },
     );
   });
 });

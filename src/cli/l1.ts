@@ -5,20 +5,13 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { createPublicClient, createWalletClient, type Hex, http, parseEventLogs } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { NodeClient, RpcError } from '../client/index.js';
-import { FR_MODULUS, type Fr, toHex32 } from '../core/field.js';
+import { type Fr, toHex32 } from '../core/field.js';
 import { computeSecretHash } from '../core/l1-to-l2.js';
 import { artifacts } from '../l1/generated/artifacts.js';
+import { field } from './args.js';
 
 /** Anvil's funded account 1: unused by the node itself (account 0 deploys and proves). */
 const ANVIL_ACCOUNT_1 = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
-
-function field(text: string): Fr {
-  if (!/^(0x[0-9a-fA-F]{1,64}|[0-9]+)$/.test(text))
-    throw new InvalidArgumentError(`not a field element: ${text}`);
-  const value = BigInt(text);
-  if (value >= FR_MODULUS) throw new InvalidArgumentError(`not below the field modulus: ${text}`);
-  return value;
-}
 
 function privateKey(text: string): Hex {
   if (!/^0x[0-9a-fA-F]{64}$/.test(text))

@@ -10,16 +10,9 @@ import {
   RpcError,
   randomFr,
 } from '../client/index.js';
-import { FR_MODULUS, type Fr, toHex32 } from '../core/field.js';
+import { type Fr, toHex32 } from '../core/field.js';
 import { devAccounts } from '../execution/dev-accounts.js';
-
-function field(text: string): Fr {
-  if (!/^(0x[0-9a-fA-F]{1,64}|[0-9]+)$/.test(text))
-    throw new InvalidArgumentError(`not a field element: ${text}`);
-  const value = BigInt(text);
-  if (value >= FR_MODULUS) throw new InvalidArgumentError(`not below the field modulus: ${text}`);
-  return value;
-}
+import { field } from './args.js';
 
 function count(text: string): number {
   const n = Number(text);

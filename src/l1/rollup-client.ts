@@ -67,6 +67,16 @@ export interface MessageSentEvent {
   l1BlockNumber: bigint;
 }
 
+function messageSentEvent(args: unknown, l1BlockNumber: bigint): MessageSentEvent {
+  const a = args as { checkpointNumber: bigint; index: bigint; hash: Hex };
+  return {
+    checkpointNumber: Number(a.checkpointNumber),
+    index: a.index,
+    leaf: BigInt(a.hash),
+    l1BlockNumber,
+  };
+}
+
 export interface EpochProvenEvent {
   epoch: number;
   fromCheckpoint: number;
@@ -262,13 +272,7 @@ export class RollupClient {
       logs: receipt.logs,
     });
     if (event === undefined) throw new Error(`L1 transaction ${receipt.transactionHash} sent no L2 message`);
-    const a = event.args as { checkpointNumber: bigint; index: bigint; hash: Hex };
-    return {
-      checkpointNumber: Number(a.checkpointNumber),
-      index: a.index,
-      leaf: BigInt(a.hash),
-      l1BlockNumber: receipt.blockNumber,
-    };
+    return messageSentEvent(event.args, receipt.blockNumber);
   }
 
   /** Sends a proposal; resolves with its transaction hash once sent (see waitFor). */
@@ -410,15 +414,7 @@ export class RollupClient {
       fromBlock,
       toBlock,
     });
-    return logs.map((log) => {
-      const a = log.args as { checkpointNumber: bigint; index: bigint; hash: Hex };
-      return {
-        checkpointNumber: Number(a.checkpointNumber),
-        index: a.index,
-        leaf: BigInt(a.hash),
-        l1BlockNumber: log.blockNumber,
-      };
-    });
+    return logs.map((log) => messageSentEvent(log.args, log.blockNumber));
   }
 
   /** The L1-to-L2 messages of checkpoint n's inbox group, in index order. */

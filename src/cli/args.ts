@@ -1,0 +1,12 @@
+// Argument parsers shared by the CLI's commands (commander calls them per option value).
+import { InvalidArgumentError } from 'commander';
+import { FR_MODULUS, type Fr } from '../core/field.js';
+
+/** A field element, as 0x hex or decimal. */
+export function field(text: string): Fr {
+  if (!/^(0x[0-9a-fA-F]{1,64}|[0-9]+)$/.test(text))
+    throw new InvalidArgumentError(`not a field element: ${text}`);
+  const value = BigInt(text);
+  if (value >= FR_MODULUS) throw new InvalidArgumentError(`not below the field modulus: ${text}`);
+  return value;
+}

@@ -18,6 +18,7 @@ import {
   feeFor,
   type Gas,
   L2_GAS_PER_PUBLIC_DATA_WRITE,
+  MAX_NULLIFIERS_PER_TX,
   type PublicCallRequest,
   publicCallsOf,
   type Tx,
@@ -119,6 +120,13 @@ export function executeTx(
       txNullifiers.has(siloed) ||
       journal.hasNullifier(siloed) ||
       reader.findLeaf(TreeId.NULLIFIER, siloed) !== undefined,
+    emitNullifier(siloed) {
+      if (this.nullifierExists(siloed)) throw new PublicCallRevert('Nullifier already exists');
+      if (txNullifiers.size + journal.nullifiers().length >= MAX_NULLIFIERS_PER_TX) {
+        throw new PublicCallRevert(`Too many nullifiers: a tx emits at most ${MAX_NULLIFIERS_PER_TX}`);
+      }
+      journal.emitNullifier(siloed);
+    },
     l1ToL2MessageAt: (index) =>
       index < BigInt(reader.snapshot(TreeId.L1_TO_L2_MESSAGE).nextAvailableLeafIndex)
         ? reader.getLeafValue(TreeId.L1_TO_L2_MESSAGE, Number(index))
@@ -168,6 +176,15 @@ export function executeTx(
   txNullifiers = new Set(allNullifiers(data));
   let revertReason: string | undefined;
   try {
+    // The revertible nullifiers go in after setup: one that setup already emitted, or one too
+    // many beside setup's, reverts app logic (as a failed insertion would).
+    const emitted = journal.nullifiers();
+    if (data.revertible.nullifiers.some((n) => emitted.includes(n))) {
+      throw new PublicCallRevert('a revertible nullifier was already emitted in setup');
+    }
+    if (txNullifiers.size + emitted.length > MAX_NULLIFIERS_PER_TX) {
+      throw new PublicCallRevert(`Too many nullifiers: a tx emits at most ${MAX_NULLIFIERS_PER_TX}`);
+    }
     for (const request of data.revertible.publicCallRequests) run(request);
     const used = addGas(data.gasUsed, publicGas);
     const limit = settings.gasLimits;

@@ -47,6 +47,8 @@ export interface PublicContext {
   rollupVersion: bigint;
   /** Whether a (siloed) nullifier is in the tree, among the tx's own, or emitted so far. */
   nullifierExists(siloed: Fr): boolean;
+  /** Emits a (siloed) nullifier; reverts if it exists or the tx would pass its nullifier limit. */
+  emitNullifier(siloed: Fr): void;
   /** The L1-to-L2 message tree's leaf at an index (undefined beyond the tree). */
   l1ToL2MessageAt(index: bigint): Fr | undefined;
   /** Seconds from scheduling a class update to its taking effect. */
@@ -126,7 +128,7 @@ const feeJuice = contract('FeeJuice', {
       if (ctx.nullifierExists(nullifier))
         throw new PublicCallRevert('the L1-to-L2 message was already consumed');
       if (call.isStaticCall) throw new PublicCallRevert('Static call cannot update the state');
-      ctx.state.emitNullifier(nullifier);
+      ctx.emitNullifier(nullifier);
       const slot = feeJuiceBalanceSlot(to);
       write(call, ctx.state, slot, u128(ctx.state.read(slot) + amount, 'balance'));
       return [];

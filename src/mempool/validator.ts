@@ -18,7 +18,13 @@ import {
   contractClassLogHash,
   type Gas,
   hasPublicCalls,
+  MAX_CONTRACT_CLASS_LOGS_PER_TX,
+  MAX_ENQUEUED_CALLS_PER_TX,
   MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS,
+  MAX_L2_TO_L1_MSGS_PER_TX,
+  MAX_NOTE_HASHES_PER_TX,
+  MAX_NULLIFIERS_PER_TX,
+  MAX_PRIVATE_LOGS_PER_TX,
   MAX_PROCESSABLE_L2_GAS,
   MAX_TX_SIZE_BYTES,
   PRIVATE_TX_L2_GAS_OVERHEAD,
@@ -26,6 +32,7 @@ import {
   publicCallsOf,
   TX_DA_GAS_OVERHEAD,
   type Tx,
+  type TxSideEffects,
   txFeeLimit,
   txPriorityFee,
   txSize,
@@ -114,9 +121,27 @@ export const TX_ERROR = {
 const INCREASE_BALANCE_SELECTOR = BigInt(functionSelector(FEE_JUICE_INCREASE_BALANCE.signature));
 const CLAIM_SELECTOR = BigInt(functionSelector(FEE_JUICE_CLAIM.signature));
 
+/** Per-tx maxima over both parts of the tx (each part alone is bounded by the schema). */
+const TX_MAXIMA = [
+  ['note hashes', (p: TxSideEffects) => p.noteHashes.length, MAX_NOTE_HASHES_PER_TX],
+  ['nullifiers', (p: TxSideEffects) => p.nullifiers.length, MAX_NULLIFIERS_PER_TX],
+  ['L2-to-L1 messages', (p: TxSideEffects) => p.l2ToL1Msgs.length, MAX_L2_TO_L1_MSGS_PER_TX],
+  ['private logs', (p: TxSideEffects) => p.privateLogs.length, MAX_PRIVATE_LOGS_PER_TX],
+  [
+    'contract class logs',
+    (p: TxSideEffects) => p.contractClassLogsHashes.length,
+    MAX_CONTRACT_CLASS_LOGS_PER_TX,
+  ],
+  ['public calls', (p: TxSideEffects) => p.publicCallRequests.length, MAX_ENQUEUED_CALLS_PER_TX],
+] as const;
+
 /** Checks the tx's own data: hash, calldata and class logs against their commitments, gas used. */
 function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: string[]): void {
   if (claimedHash !== undefined && claimedHash !== hash) reasons.push(TX_ERROR.INCORRECT_HASH);
+  for (const [what, count, max] of TX_MAXIMA) {
+    const total = count(tx.data.nonRevertible) + count(tx.data.revertible);
+    if (total > max) reasons.push(`Too many ${what} in tx: ${total}, at most ${max}`);
+  }
   const calls = publicCallsOf(tx.data);
   if (tx.publicFunctionCalldata.length !== calls.length) {
     reasons.push(TX_ERROR.CALLDATA_COUNT);

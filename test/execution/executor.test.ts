@@ -709,6 +709,7 @@ describe('protocol contracts (runPublicCall)', () => {
     chainId: 31337n,
     rollupVersion: 1n,
     nullifierExists: () => false,
+    emitNullifier: (n) => state.emitNullifier(n),
     l1ToL2MessageAt: () => undefined,
     updateDelay: 0,
     feeJuicePortal: undefined,

@@ -351,6 +351,48 @@ describe('Fee Juice claim: a message is consumed once', () => {
   });
 });
 
+describe('Fee Juice claim: the effect stays a valid block effect', () => {
+  /**
+   * Either the tx cannot be included (TxExecutionError), or its effect has distinct nullifiers,
+   * at most 64 of them, and goes into a block.
+   */
+  function assertIncludableOrDropped(over: Partial<TxSpec>): void {
+    const fork = ws.fork();
+    let r: TxExecutionResult;
+    try {
+      r = exec(fork, over);
+    } catch (err) {
+      assert.ok(err instanceof TxExecutionError, `expected a TxExecutionError, got ${err}`);
+      return;
+    }
+    assert.equal(new Set(r.effect.nullifiers).size, r.effect.nullifiers.length, 'distinct nullifiers');
+    assert.ok(r.effect.nullifiers.length <= 64, `${r.effect.nullifiers.length} nullifiers (at most 64)`);
+    buildBlock(fork, {
+      globalVariables: globals(),
+      txEffects: [r.effect],
+      checkpointNumber: 1,
+      indexWithinCheckpoint: ws.latestBlockNumber,
+      totalManaUsed: 0n,
+    });
+  }
+
+  test('a setup claim whose nullifier is also one of the tx’s revertible private nullifiers', () => {
+    assertIncludableOrDropped({ nullifiers: [nullifierOf(D1)], publicCalls: [claimInSetup(D1)] });
+  });
+
+  test('a claim that takes the tx past 64 nullifiers', () => {
+    const many = Array.from({ length: 63 }, () => fresh());
+    assertIncludableOrDropped({ nonRevertible: { nullifiers: many }, publicCalls: [claimInSetup(D1)] });
+    assertIncludableOrDropped({ nonRevertible: { nullifiers: many }, publicCalls: [claimInApp(D1)] });
+  });
+
+  test('control: a claim with a distinct nullifier and room to spare goes into a block', () => {
+    assertIncludableOrDropped({ nullifiers: [fresh()], publicCalls: [claimInSetup(D1)] });
+    const many = Array.from({ length: 62 }, () => fresh());
+    assertIncludableOrDropped({ nonRevertible: { nullifiers: many }, publicCalls: [claimInSetup(D1)] });
+  });
+});
+
 describe('Fee Juice claim: mismatches revert', () => {
   const NO_MESSAGE = /no L1-to-L2 message at index/;
   const wrong: [string, Deposit][] = [

@@ -268,6 +268,19 @@ describe('TxValidator: each reason on its own', () => {
     check(build({ protocolNullifier: m, nullifiers: [m] }).tx, invalid(TX_ERROR.DUPLICATE_NULLIFIER));
   });
 
+  test('too many side effects over both parts of the tx (each part alone is within bounds)', () => {
+    const many = (n: number) => Array.from({ length: n }, () => fresh());
+    check(
+      build({ nonRevertible: { nullifiers: many(40) }, nullifiers: many(40) }).tx,
+      invalid('Too many nullifiers in tx: 81, at most 64'),
+    );
+    check(
+      build({ nonRevertible: { noteHashes: many(33) }, noteHashes: many(32) }).tx,
+      invalid('Too many note hashes in tx: 65, at most 64'),
+    );
+    check(build({ nonRevertible: { nullifiers: many(31) }, nullifiers: many(32) }).tx, valid);
+  });
+
   test(TX_ERROR.EXISTING_NULLIFIER, () => {
     // Genesis prefills nullifiers 0..127.
     check(build({ nullifiers: [5n] }).tx, invalid(TX_ERROR.EXISTING_NULLIFIER));

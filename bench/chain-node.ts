@@ -1,12 +1,26 @@
-// Shared by the benchmarks that drive a real node's chain (txs, state): the node, started with the
-// manual clock and room for many txs per checkpoint, and small helpers.
+// Shared by the benchmarks that drive a real node's chain (txs, state, logs): the node, started with
+// the manual clock and room for many txs per checkpoint, a keep-alive JSON-RPC client for it, and
+// small helpers.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { buildTx, type NodeClient, type PreparedTxSpec, prepareTx } from '../src/client/index.js';
+import { toHex32 } from '../src/core/field.js';
 import type { Tx } from '../src/core/tx.js';
-import { startCairn } from '../test/helpers/process.js';
+import { type CairnProcess, startCairn } from '../test/helpers/process.js';
 
 export const MAX_TXS_PER_BLOCK = 500;
+/** Clock ticks per second of /proc/<pid>/stat CPU times (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS = 100;
 
 export const log = (line: string) => process.stderr.write(`${line}\n`);
+
+export const fmt = (x: number, digits = 2) => x.toFixed(digits);
+export const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
+export const hex = (x: bigint) => toHex32(x);
+
+export function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
 
 export const percentile = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)] ?? Number.NaN;
@@ -55,6 +69,85 @@ export interface Moved {
   l1BlockNumber: string;
   l2BlockNumber: number;
   slot?: number;
+}
+
+/**
+ * POSTs a JSON body over a keep-alive connection and resolves with the reply's text (node:http
+ * rather than fetch: it costs this process a third of the CPU per request, which matters with
+ * the node on the same machine).
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+export function post(url: string, body: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 500)}`));
+          else resolve(text);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const reply = JSON.parse(
+    await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })),
+  ) as RpcReply;
+  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+  return reply.result as T;
+}
+
+/** JSON-RPC calls through `post`: `pub` to the node's public port, `dev` (svcDev_) to its admin port. */
+export function nodeRpc(node: CairnProcess) {
+  return {
+    pub: <T>(method: string, params: unknown[] = []) => rpc<T>(node.publicUrl, method, params),
+    dev: (method: string, params: unknown[] = []) => rpc<Moved>(node.adminUrl, method, params),
+  };
+}
+
+/** The node process's CPU time (user + system, all threads) in ms, where /proc has it. */
+export function nodeCpuMs(node: CairnProcess): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${node.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs a bench's `body` against `node`, then stops the node and exits the process: with 1 if the
+ * body threw (`<name> bench failed: <stack>` on stderr) or the node did not exit with 0 (its last
+ * output on stderr), else 0.
+ */
+export async function benchOnNode(name: string, node: CairnProcess, body: () => Promise<void>) {
+  let failed = false;
+  try {
+    await body();
+  } catch (err) {
+    failed = true;
+    log(`${name} bench failed: ${(err as Error).stack ?? err}`);
+  } finally {
+    const code = await node.stop();
+    if (code !== 0) {
+      failed = true;
+      log(`cairn exited with ${code}:\n${node.output().slice(-4000)}`);
+    }
+  }
+  process.exit(failed ? 1 : 0);
 }
 
 /**

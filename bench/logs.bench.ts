@@ -36,15 +36,19 @@
 // BENCH_PRIVATE_LOG_BLOCKS (100) change the shape; BENCH_ONLY=<substring> measures only the methods
 // whose name contains it; BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof and writes its
 // profile there.
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import { devAccounts, NodeClient, randomFr, toWire } from '../src/client/index.js';
-import { toHex32 } from '../src/core/field.js';
 import {
+  benchOnNode,
+  check,
+  fmt,
+  hex,
   log,
-  type Moved,
   mineUntilEmpty,
+  nodeCpuMs,
+  nodeRpc,
   percentile,
+  pick,
+  post,
   type RpcReply,
   sendTxBatchBodies,
   startChainNode,
@@ -79,8 +83,6 @@ const TXS_PER_BLOCK = 16;
 const FEE_HEADROOM = 100n;
 /** Replies of each method checked closely. */
 const VALIDATE = 20;
-/** Clock ticks per second of /proc/<pid>/stat CPU times (USER_HZ, 100 on Linux). */
-const CLOCK_TICKS = 100;
 
 interface PrivateLogJson {
   fields: string[];
@@ -130,70 +132,13 @@ interface KnownLog {
   blockHash: bigint;
 }
 
-const fmt = (x: number, digits = 2) => x.toFixed(digits);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
-const hex = (x: bigint) => toHex32(x);
 const cursor = (l: { blockNumber: number; txIndex: number; logIndex: number }) =>
   `${l.blockNumber}-${l.txIndex}-${l.logIndex}`;
 
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(message);
-}
-
-/**
- * POSTs a JSON body over a keep-alive connection and resolves with the reply's text (node:http
- * rather than fetch: it costs this process a third of the CPU per request, which matters with
- * the node on the same machine).
- */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function post(url: string, body: string | Buffer): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 500)}`));
-          else resolve(text);
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const reply = JSON.parse(
-    await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })),
-  ) as RpcReply;
-  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.result as T;
-}
-
 const node = await startChainNode(CPU_PROF_DIR);
-/** The node process's CPU time (user + system, all threads) in ms, where /proc has it. */
-const nodeCpuMs = (): number | undefined => {
-  try {
-    const fields = readFileSync(`/proc/${node.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-};
-let failed = false;
-try {
+await benchOnNode('logs', node, async () => {
   const client = new NodeClient(node.publicUrl);
-  const pub = <T>(method: string, params: unknown[] = []) => rpc<T>(node.publicUrl, method, params);
-  const dev = (method: string, params: unknown[] = []) => rpc<Moved>(node.adminUrl, method, params);
+  const { pub, dev } = nodeRpc(node);
 
   // ---- the chain (not measured) ------------------------------------------------------------------
   const chainStarted = performance.now();
@@ -535,7 +480,7 @@ try {
     let sentRequests = 0;
     let logs = 0;
     let bytes = 0;
-    const cpu0 = nodeCpuMs();
+    const cpu0 = nodeCpuMs(node);
     const started = performance.now();
     const job = async () => {
       let step: Step | undefined = c.input();
@@ -569,7 +514,7 @@ try {
         while (sentRequests < requests) await job();
       }),
     );
-    const cpu1 = nodeCpuMs();
+    const cpu1 = nodeCpuMs(node);
     return {
       ms: performance.now() - started,
       n: sentRequests,
@@ -592,14 +537,4 @@ try {
       `BENCH logs-${c.name} rps=${fmt(rps, rps < 100 ? 1 : 0)} p50_ms=${fmt(percentile(latencies, 0.5))} p99_ms=${fmt(percentile(latencies, 0.99))} n=${n} in_flight=${CONCURRENCY} logs_per_s=${Math.round(logs / (ms / 1000))} logs_per_request=${fmt(logs / n, 1)} kb_per_reply=${fmt(bytes / n / 1024, 1)}${tags}${cpu}`,
     );
   }
-} catch (err) {
-  failed = true;
-  log(`logs bench failed: ${(err as Error).stack ?? err}`);
-} finally {
-  const code = await node.stop();
-  if (code !== 0) {
-    failed = true;
-    log(`cairn exited with ${code}:\n${node.output().slice(-4000)}`);
-  }
-}
-process.exit(failed ? 1 : 0);
+});

@@ -29,18 +29,22 @@
 // BENCH_NULLIFIERS (100000), BENCH_REQUESTS (2000), BENCH_CONCURRENCY (8) change the shape;
 // BENCH_ONLY=<substring> measures only the methods whose name contains it;
 // BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof and writes its profile there.
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import { devAccounts, NodeClient, randomFr, toWire } from '../src/client/index.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../src/core/constants.js';
-import { toHex32 } from '../src/core/field.js';
 import { feeJuiceBalanceSlot } from '../src/execution/protocol-contracts.js';
 import { mapStorageSlot } from '../src/execution/public-storage.js';
 import {
+  benchOnNode,
+  check,
+  fmt,
+  hex,
   log,
-  type Moved,
   mineUntilEmpty,
+  nodeCpuMs,
+  nodeRpc,
   percentile,
+  pick,
+  post,
   type RpcReply,
   runLimited,
   sendTxBatchBodies,
@@ -72,8 +76,6 @@ const NULLIFIER_HEIGHT = 42;
 const NOTE_HASH_HEIGHT = 42;
 const PUBLIC_DATA_HEIGHT = 40;
 const ARCHIVE_HEIGHT = 30;
-/** Clock ticks per second of /proc/<pid>/stat CPU times (USER_HZ, 100 on Linux). */
-const CLOCK_TICKS = 100;
 
 interface TreeSnapshotJson {
   root: string;
@@ -104,68 +106,10 @@ interface LeafInBlock {
   data: string;
 }
 
-const fmt = (x: number, digits = 2) => x.toFixed(digits);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
-const hex = (x: bigint) => toHex32(x);
-
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(message);
-}
-
-/**
- * POSTs a JSON body over a keep-alive connection and resolves with the reply's text (node:http
- * rather than fetch: it costs this process a third of the CPU per request, which matters with
- * the node on the same machine).
- */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function post(url: string, body: string | Buffer): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 500)}`));
-          else resolve(text);
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const reply = JSON.parse(
-    await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })),
-  ) as RpcReply;
-  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.result as T;
-}
-
 const node = await startChainNode(CPU_PROF_DIR);
-/** The node process's CPU time (user + system, all threads) in ms, where /proc has it. */
-const nodeCpuMs = (): number | undefined => {
-  try {
-    const fields = readFileSync(`/proc/${node.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-};
-let failed = false;
-try {
+await benchOnNode('state', node, async () => {
   const client = new NodeClient(node.publicUrl);
-  const pub = <T>(method: string, params: unknown[] = []) => rpc<T>(node.publicUrl, method, params);
-  const dev = (method: string, params: unknown[] = []) => rpc<Moved>(node.adminUrl, method, params);
+  const { pub, dev } = nodeRpc(node);
 
   // ---- the chain (not measured) ------------------------------------------------------------------
   const chainStarted = performance.now();
@@ -463,7 +407,7 @@ try {
   /** Sends the requests, CONCURRENCY in flight; every reply must be a non-null success. */
   const run = async (p: Prepared, requests: Prepared['requests']) => {
     const latencies: number[] = [];
-    const cpu0 = nodeCpuMs();
+    const cpu0 = nodeCpuMs(node);
     const started = performance.now();
     await runLimited(
       requests.map((req) => async () => {
@@ -489,7 +433,7 @@ try {
       }),
       CONCURRENCY,
     );
-    const cpu1 = nodeCpuMs();
+    const cpu1 = nodeCpuMs(node);
     return {
       ms: performance.now() - started,
       latencies,
@@ -511,14 +455,4 @@ try {
       `BENCH state-${c.name} rps=${Math.round(rps)} p50_ms=${fmt(percentile(latencies, 0.5))} p99_ms=${fmt(percentile(latencies, 0.99))} n=${REQUESTS} in_flight=${CONCURRENCY}${leaves}${cpu}`,
     );
   }
-} catch (err) {
-  failed = true;
-  log(`state bench failed: ${(err as Error).stack ?? err}`);
-} finally {
-  const code = await node.stop();
-  if (code !== 0) {
-    failed = true;
-    log(`cairn exited with ${code}:\n${node.output().slice(-4000)}`);
-  }
-}
-process.exit(failed ? 1 : 0);
+});

@@ -16,6 +16,8 @@
 // the shape; BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof and writes its profile there.
 import { devAccounts, NodeClient, randomFr, toWire } from '../src/client/index.js';
 import {
+  benchOnNode,
+  fmt,
   log,
   type Moved,
   mineUntilEmpty,
@@ -49,8 +51,6 @@ interface Receipt {
   blockNumber?: number;
 }
 
-const fmt = (x: number, digits = 1) => x.toFixed(digits);
-
 async function post(url: string, body: string): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const text = await res.text();
@@ -65,8 +65,7 @@ async function rpc<T>(url: string, method: string, params: unknown[] = []): Prom
 }
 
 const node = await startChainNode(CPU_PROF_DIR);
-let failed = false;
-try {
+await benchOnNode('txs', node, async () => {
   const client = new NodeClient(node.publicUrl);
   const pub = <T>(method: string, params: unknown[] = []) => rpc<T>(node.publicUrl, method, params);
   const dev = (method: string, params: unknown[] = []) => rpc<Moved>(node.adminUrl, method, params);
@@ -128,7 +127,7 @@ try {
     if (pending !== N) throw new Error(`${name}: ${pending} pending txs after sending ${N}`);
     const n = bodies.length * perBody;
     console.log(
-      `BENCH ${name} txs_per_s=${Math.round(n / (ms / 1000))} p50_ms=${fmt(percentile(latencies, 0.5))} p99_ms=${fmt(percentile(latencies, 0.99))} n=${N} in_flight=${limit}${perBody > 1 ? ` batch=${perBody}` : ''}`,
+      `BENCH ${name} txs_per_s=${Math.round(n / (ms / 1000))} p50_ms=${fmt(percentile(latencies, 0.5), 1)} p99_ms=${fmt(percentile(latencies, 0.99), 1)} n=${N} in_flight=${limit}${perBody > 1 ? ` batch=${perBody}` : ''}`,
     );
     return ms;
   };
@@ -198,14 +197,4 @@ try {
   console.log(
     `BENCH txs-empty-slot ms_per_slot=${Math.round(empty.reduce((s, x) => s + x, 0) / empty.length)} slots=${empty.length}`,
   );
-} catch (err) {
-  failed = true;
-  log(`txs bench failed: ${(err as Error).stack ?? err}`);
-} finally {
-  const code = await node.stop();
-  if (code !== 0) {
-    failed = true;
-    log(`cairn exited with ${code}:\n${node.output().slice(-4000)}`);
-  }
-}
-process.exit(failed ? 1 : 0);
+});

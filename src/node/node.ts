@@ -103,7 +103,7 @@ export class CairnNode {
     const defaults: AllowedElement[] = DEFAULT_SETUP_ALLOW_LIST.map((e) => ({
       address: PROTOCOL_CONTRACT_ADDRESSES[e.contract],
       selector: functionSelector(e.signature),
-      onlySelf: e.onlySelf,
+      ...(e.onlySelf ? { onlySelf: true } : {}),
       calldataLength: e.calldataLength,
     }));
     return [...defaults, ...config.txPublicSetupAllowListExtend];

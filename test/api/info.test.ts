@@ -83,6 +83,7 @@ describe('node information methods', () => {
 
   test('getAllowedPublicSetup: protocol defaults plus configuration', async () => {
     const selector = functionSelector('_increase_public_balance((Field),u128)');
+    const claim = functionSelector('claim((Field),u128,Field,Field)');
     for (const ns of ['svc', 'node']) {
       assert.deepEqual(await result(url, `${ns}_getAllowedPublicSetup`), [
         {
@@ -90,6 +91,11 @@ describe('node information methods', () => {
           selector: `0x${selector.toString(16).padStart(8, '0')}`,
           onlySelf: true,
           calldataLength: 3,
+        },
+        {
+          address: fr(5n),
+          selector: `0x${claim.toString(16).padStart(8, '0')}`,
+          calldataLength: 5,
         },
         { classId: fr(0xc1a55n), selector: '0x0000abcd', rejectNullMsgSender: true },
       ]);

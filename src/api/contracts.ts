@@ -5,7 +5,7 @@ import { bytesHex, frHex, l2Address, uint } from '../core/codecs.js';
 import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';
 import type { Point } from '../core/grumpkin.js';
 import type { CairnNode } from '../node/node.js';
-import { defineMethod, type RpcMethod } from '../rpc/registry.js';
+import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { referenceBlock } from './params.js';
 
 /** A curve point as the reference writes it: 0x + x ‖ y, 32 bytes each. */
@@ -64,17 +64,14 @@ export function contractMethods(node: CairnNode): RpcMethod[] {
   const classId = { name: 'id', schema: frHex.describe('Contract class id') };
   const address = { name: 'address', schema: l2Address.describe('Contract address') };
   return [
-    ...(['svc', 'node'] as const).map((namespace) =>
-      defineMethod({
-        namespace,
-        name: 'getContractClass',
-        summary: 'A contract class published through the class registry, or null',
-        params: [classId],
-        resultName: 'contractClass',
-        result: contractClass.nullable(),
-        handler: (id) => classShape(q.contractClass(id)),
-      }),
-    ),
+    ...defineMethods(['svc', 'node'], {
+      name: 'getContractClass',
+      summary: 'A contract class published through the class registry, or null',
+      params: [classId],
+      resultName: 'contractClass',
+      result: contractClass.nullable(),
+      handler: (id) => classShape(q.contractClass(id)),
+    }),
     defineMethod({
       namespace: 'svc',
       name: 'getContract',

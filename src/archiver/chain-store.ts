@@ -8,6 +8,7 @@ import { GENESIS_CHECKPOINT_HEADER_HASH } from '../core/block-header.js';
 import { type Fr, frToBuffer } from '../core/field.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
 import { ContractStore, type SkippedEvent } from './contract-store.js';
+import { u32Key } from './keys.js';
 import { LogStore } from './log-store.js';
 import { MessageStore } from './message-store.js';
 import type { BlockId, ChainTips, PublishedCheckpoint, TipId } from './types.js';
@@ -27,12 +28,6 @@ export interface L1SyncPoint {
   blockHash: string;
   timestamp: bigint;
 }
-
-const u32 = (n: number) => {
-  const b = Buffer.allocUnsafe(4);
-  b.writeUInt32BE(n, 0);
-  return b;
-};
 
 // Stored values are JSON with bigints as {"$n": hex}; blocks hold nothing else JSON can't carry.
 const encode = (value: unknown) =>
@@ -166,7 +161,7 @@ export class ChainStore {
     if (!Number.isSafeInteger(number) || number < 0 || number > 0xffffffff) return undefined;
     const cached = this.blockCache.get(number);
     if (cached !== undefined) return cached;
-    const bytes = this.blocks.get(u32(number));
+    const bytes = this.blocks.get(u32Key(number));
     return bytes === undefined ? undefined : remember(this.blockCache, number, decode<L2Block>(bytes));
   }
 
@@ -236,8 +231,8 @@ export class ChainStore {
       for (const block of blocks.slice(replaced >= 0 ? replaced : blocks.length)) this.putBlock(block);
       const last = blocks[blocks.length - 1]!.number;
       if (this.latestBlockNumber < last) this.meta.putSync('latestBlock', last);
-      this.checkpoints.putSync(u32(checkpoint.number), encode(published));
-      this.checkpointBySlot.putSync(u32(checkpoint.header.slotNumber), u32(checkpoint.number));
+      this.checkpoints.putSync(u32Key(checkpoint.number), encode(published));
+      this.checkpointBySlot.putSync(u32Key(checkpoint.header.slotNumber), u32Key(checkpoint.number));
       this.meta.putSync('latestCheckpoint', checkpoint.number);
       this.putSyncPoint(l1);
     });
@@ -247,7 +242,7 @@ export class ChainStore {
     if (!Number.isSafeInteger(number) || number < 1 || number > 0xffffffff) return undefined;
     const cached = this.checkpointCache.get(number);
     if (cached !== undefined) return cached;
-    const bytes = this.checkpoints.get(u32(number));
+    const bytes = this.checkpoints.get(u32Key(number));
     return bytes === undefined
       ? undefined
       : remember(this.checkpointCache, number, decode<PublishedCheckpoint>(bytes));
@@ -255,13 +250,13 @@ export class ChainStore {
 
   getCheckpointNumberBySlot(slot: number): number | undefined {
     if (!Number.isSafeInteger(slot) || slot < 0 || slot > 0xffffffff) return undefined;
-    const bytes = this.checkpointBySlot.get(u32(slot));
+    const bytes = this.checkpointBySlot.get(u32Key(slot));
     return bytes === undefined ? undefined : bytes.readUInt32BE(0);
   }
 
   /** Checkpoint numbers of the checkpoints at or after (or, reversed, at or before) a slot. */
   checkpointNumbersFromSlot(slot: number, limit: number, reverse: boolean): number[] {
-    const start = u32(Math.min(Math.max(slot, 0), 0xffffffff));
+    const start = u32Key(Math.min(Math.max(slot, 0), 0xffffffff));
     return Array.from(this.checkpointBySlot.getRange({ start, reverse, limit }), (e) =>
       e.value.readUInt32BE(0),
     );
@@ -398,7 +393,7 @@ export class ChainStore {
   // ---- internals (inside a write) ---------------------------------------------------------------
 
   private putBlock(block: L2Block): void {
-    const key = u32(block.number);
+    const key = u32Key(block.number);
     this.blocks.putSync(key, encode(block));
     this.blockByHash.putSync(frToBuffer(block.hash), key);
     this.blockByArchive.putSync(frToBuffer(block.archive.root), key);
@@ -417,7 +412,7 @@ export class ChainStore {
     for (let n = this.latestBlockNumber; n >= first; n--) {
       const block = this.getBlock(n);
       if (!block) continue;
-      this.blocks.removeSync(u32(n));
+      this.blocks.removeSync(u32Key(n));
       this.blockByHash.removeSync(frToBuffer(block.hash));
       this.blockByArchive.removeSync(frToBuffer(block.archive.root));
       for (const effect of block.body.txEffects) this.txs.removeSync(frToBuffer(effect.txHash));
@@ -429,8 +424,8 @@ export class ChainStore {
     while (checkpoint > 0) {
       const published = this.getCheckpoint(checkpoint)!;
       if (published.checkpoint.startBlock + published.checkpoint.blockCount - 1 < first) break;
-      this.checkpoints.removeSync(u32(checkpoint));
-      this.checkpointBySlot.removeSync(u32(published.checkpoint.header.slotNumber));
+      this.checkpoints.removeSync(u32Key(checkpoint));
+      this.checkpointBySlot.removeSync(u32Key(published.checkpoint.header.slotNumber));
       checkpoint--;
     }
     this.meta.putSync('latestCheckpoint', checkpoint);

@@ -8,6 +8,7 @@ import {
   type ContractClassPublic,
   type ContractInstance,
   type ContractUpdate,
+  PUBLIC_KEY_NAMES,
   type PublicKeys,
   parseClassPublished,
   parseInstancePublished,
@@ -15,6 +16,7 @@ import {
 } from '../core/contracts.js';
 import { type Fr, frToBuffer } from '../core/field.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
+import { positionKey } from './log-store.js';
 
 /** Where an event came from, for reports about skipped ones. */
 export interface SkippedEvent {
@@ -53,21 +55,9 @@ const big = (s: string) => BigInt(`0x${s}`);
 const json = (v: unknown) => Buffer.from(JSON.stringify(v));
 const parse = <T>(b: Buffer): T => JSON.parse(b.toString('utf8')) as T;
 
-const KEY_ORDER = [
-  'masterNullifierPublicKey',
-  'masterIncomingViewingPublicKey',
-  'masterOutgoingViewingPublicKey',
-  'masterTaggingPublicKey',
-] as const;
-
-function updateKey(address: Fr, blockNumber: number, txIndex: number, logIndex: number): Buffer {
-  const key = Buffer.allocUnsafe(40);
-  frToBuffer(address).copy(key, 0);
-  key.writeUInt32BE(blockNumber, 32);
-  key.writeUInt16BE(txIndex, 36);
-  key.writeUInt16BE(logIndex, 38);
-  return key;
-}
+/** An update's key: the contract, then the update log's position in the chain. */
+const updateKey = (address: Fr, blockNumber: number, txIndex: number, logIndex: number): Buffer =>
+  positionKey([frToBuffer(address)], { blockNumber, txIndex, logIndex });
 
 /** The chain position a contract query is answered at. */
 export interface ContractQueryPoint {
@@ -126,7 +116,7 @@ export class ContractStore {
             deployer: hex(i.deployer),
             classId: hex(i.originalContractClassId),
             initializationHash: hex(i.initializationHash),
-            keys: KEY_ORDER.flatMap((k) => [hex(i.publicKeys[k].x), hex(i.publicKeys[k].y)]),
+            keys: PUBLIC_KEY_NAMES.flatMap((k) => [hex(i.publicKeys[k].x), hex(i.publicKeys[k].y)]),
           } satisfies StoredInstance),
         );
       },
@@ -216,7 +206,10 @@ export class ContractStore {
     if (s.blockNumber > at.blockNumber) return undefined;
     const original = big(s.classId);
     const keys = Object.fromEntries(
-      KEY_ORDER.map((k, j) => [k, { x: big(s.keys[2 * j]!), y: big(s.keys[2 * j + 1]!), isInfinite: false }]),
+      PUBLIC_KEY_NAMES.map((k, j) => [
+        k,
+        { x: big(s.keys[2 * j]!), y: big(s.keys[2 * j + 1]!), isInfinite: false },
+      ]),
     ) as unknown as PublicKeys;
     return {
       version: 1,

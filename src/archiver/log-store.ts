@@ -5,9 +5,10 @@
 // public logs (reference-facts §3.7 `logIndexWithinTx`). Keys end in the position, so a range
 // scan over one tag returns its logs in chain order and a cursor is a key to start after.
 import type { L2Block, PrivateLog, PublicLog } from '../core/block.js';
-import { type Fr, frToBuffer } from '../core/field.js';
+import { bytesToFr, type Fr, frToBuffer } from '../core/field.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
 import { MAX_NOTE_HASHES_PER_TX } from '../world-state/types.js';
+import { u32Key } from './keys.js';
 
 /** Where a log is in the chain. */
 export interface LogPosition {
@@ -57,7 +58,7 @@ const KIND_PUBLIC = 1;
 const KIND_CLASS = 2;
 const POSITION_BYTES = 8;
 
-function positionKey(prefix: readonly Buffer[], p: LogPosition): Buffer {
+export function positionKey(prefix: readonly Buffer[], p: LogPosition): Buffer {
   const pos = Buffer.allocUnsafe(POSITION_BYTES);
   pos.writeUInt32BE(p.blockNumber, 0);
   pos.writeUInt16BE(p.txIndex, 4);
@@ -72,12 +73,6 @@ function readPosition(key: Buffer, offset: number): LogPosition {
     logIndex: key.readUInt16BE(offset + 6),
   };
 }
-
-const u32 = (n: number) => {
-  const b = Buffer.allocUnsafe(4);
-  b.writeUInt32BE(n, 0);
-  return b;
-};
 
 // Entry: kind 1 | txHash 32 | blockHash 32 | timestamp 8 | dataStart 8 | indexInKind 2 |
 // contract 32 | fields 32 each.
@@ -98,7 +93,7 @@ function encodeEntry(log: Omit<TaggedLog, 'position'>): Buffer {
   return out;
 }
 
-const readFr = (b: Buffer, at: number): Fr => BigInt(`0x${b.toString('hex', at, at + 32)}`);
+const readFr = (b: Buffer, at: number): Fr => bytesToFr(b.subarray(at, at + 32));
 
 function decodeEntry(b: Buffer, position: LogPosition): TaggedLog {
   const fields: Fr[] = [];
@@ -160,8 +155,8 @@ export class LogStore {
         this.publicByContract.putSync(contractKey, encodeEntry(entry));
       },
       counts: (kind, count) => {
-        const key = Buffer.concat([Buffer.of(kind), u32(block.number)]);
-        if (count > 0) this.blocksWithLogs.putSync(key, u32(count));
+        const key = Buffer.concat([Buffer.of(kind), u32Key(block.number)]);
+        if (count > 0) this.blocksWithLogs.putSync(key, u32Key(count));
       },
     });
   }
@@ -174,7 +169,8 @@ export class LogStore {
         this.byTag.removeSync(tagKey);
         this.publicByContract.removeSync(contractKey);
       },
-      counts: (kind) => this.blocksWithLogs.removeSync(Buffer.concat([Buffer.of(kind), u32(block.number)])),
+      counts: (kind) =>
+        this.blocksWithLogs.removeSync(Buffer.concat([Buffer.of(kind), u32Key(block.number)])),
     });
   }
 
@@ -273,8 +269,8 @@ export class LogStore {
   blocksWith(kind: LogKind | 'class', from: number, to: number, limit: number): number[] {
     const k = kind === 'private' ? KIND_PRIVATE : kind === 'public' ? KIND_PUBLIC : KIND_CLASS;
     if (from >= to) return [];
-    const start = Buffer.concat([Buffer.of(k), u32(Math.max(from, 0))]);
-    const end = Buffer.concat([Buffer.of(k), u32(Math.min(to, 0xffffffff))]);
+    const start = Buffer.concat([Buffer.of(k), u32Key(Math.max(from, 0))]);
+    const end = Buffer.concat([Buffer.of(k), u32Key(Math.min(to, 0xffffffff))]);
     return Array.from(this.blocksWithLogs.getRange({ start, end, limit }), (e) => e.key.readUInt32BE(1));
   }
 }

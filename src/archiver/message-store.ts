@@ -6,16 +6,11 @@ import { L1_TO_L2_MESSAGES_PER_CHECKPOINT } from '../core/block.js';
 import { type Fr, frToBuffer } from '../core/field.js';
 import type { MessageSentEvent } from '../l1/rollup-client.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
+import { u64Key } from './keys.js';
 
 /** The checkpoint (inbox group n holds indexes (n − 1)·1024 … n·1024 − 1) whose first block inserts the message with this global index. */
 export const checkpointOfMessageIndex = (index: bigint): number =>
   Number(index / BigInt(L1_TO_L2_MESSAGES_PER_CHECKPOINT)) + 1;
-
-const u64 = (n: bigint) => {
-  const b = Buffer.allocUnsafe(8);
-  b.writeBigUInt64BE(n, 0);
-  return b;
-};
 
 export interface KnownMessage {
   index: bigint;
@@ -38,8 +33,8 @@ export class MessageStore {
     if (events.length === 0) return;
     this.env.write(() => {
       for (const e of events) {
-        this.byLeaf.putSync(frToBuffer(e.leaf), Buffer.concat([u64(e.index), u64(e.l1BlockNumber)]));
-        this.byL1Block.putSync(Buffer.concat([u64(e.l1BlockNumber), u64(e.index)]), frToBuffer(e.leaf));
+        this.byLeaf.putSync(frToBuffer(e.leaf), Buffer.concat([u64Key(e.index), u64Key(e.l1BlockNumber)]));
+        this.byL1Block.putSync(Buffer.concat([u64Key(e.l1BlockNumber), u64Key(e.index)]), frToBuffer(e.leaf));
       }
     });
   }
@@ -53,7 +48,7 @@ export class MessageStore {
 
   /** Forgets the messages sent in L1 blocks after `l1BlockNumber`; returns how many. */
   removeAfterL1Block(l1BlockNumber: bigint): number {
-    const doomed = Array.from(this.byL1Block.getRange({ start: u64(l1BlockNumber + 1n) }));
+    const doomed = Array.from(this.byL1Block.getRange({ start: u64Key(l1BlockNumber + 1n) }));
     if (doomed.length === 0) return 0;
     this.env.write(() => {
       for (const { key, value } of doomed) {

@@ -240,7 +240,8 @@ export interface PublicKeys {
   masterTaggingPublicKey: Point;
 }
 
-const KEY_NAMES = [
+/** The four public keys, in the order they are hashed and logged. */
+export const PUBLIC_KEY_NAMES = [
   'masterNullifierPublicKey',
   'masterIncomingViewingPublicKey',
   'masterOutgoingViewingPublicKey',
@@ -282,7 +283,7 @@ export interface ContractInstance {
 
 /** Hash of the four keys (x, y, is-infinite each); 0 when every key is (0, 0). */
 export function publicKeysHash(keys: PublicKeys): Fr {
-  const points = KEY_NAMES.map((k) => keys[k]);
+  const points = PUBLIC_KEY_NAMES.map((k) => keys[k]);
   if (points.every((p) => p.x === 0n && p.y === 0n)) return 0n;
   return poseidon2HashWithSeparator(
     points.flatMap((p) => [p.x, p.y, p.isInfinite ? 1n : 0n]),
@@ -347,7 +348,7 @@ export function instancePublishedLogFields(i: ContractInstance): Fr[] {
     i.salt,
     i.originalContractClassId,
     i.initializationHash,
-    ...KEY_NAMES.flatMap((k) => [i.publicKeys[k].x, i.publicKeys[k].y]),
+    ...PUBLIC_KEY_NAMES.flatMap((k) => [i.publicKeys[k].x, i.publicKeys[k].y]),
     i.deployer,
   ];
 }
@@ -365,9 +366,9 @@ export function parseInstancePublished(log: PrivateLog): Parsed<ContractInstance
     return { ok: false, reason: `instance version ${version} is not ${CONTRACT_INSTANCE_VERSION}` };
   }
   const keys = Object.fromEntries(
-    KEY_NAMES.map((k, j) => [k, point(f[6 + 2 * j]!, f[7 + 2 * j]!)]),
+    PUBLIC_KEY_NAMES.map((k, j) => [k, point(f[6 + 2 * j]!, f[7 + 2 * j]!)]),
   ) as unknown as PublicKeys;
-  for (const k of KEY_NAMES) {
+  for (const k of PUBLIC_KEY_NAMES) {
     if (!isOnCurve(keys[k])) return { ok: false, reason: `${k} is not a point on the curve` };
   }
   const instance: ContractInstance = {

@@ -1,12 +1,12 @@
 // L1-to-L2 messages (reference-facts §8): the leaf the inbox computes for a message, the secret
 // hash that lets a recipient consume it, the nullifier that consumption emits, and the content of
 // a Fee Juice deposit made through the portal.
+import { siloNullifier } from './contracts.js';
 import { type Fr, toBytes32 } from './field.js';
 import { keccak256, poseidon2HashWithSeparator, sha256ToField } from './hash/index.js';
 
 export const SECRET_HASH_SEPARATOR = 4_199_652_938;
 export const MESSAGE_NULLIFIER_SEPARATOR = 3_754_509_616;
-const SILOED_NULLIFIER_SEPARATOR = 57_496_191;
 
 /** The hash a message sender commits to; the secret behind it consumes the message. */
 export const computeSecretHash = (secret: Fr): Fr =>
@@ -40,8 +40,10 @@ export function l1ToL2MessageHash(m: L1ToL2Message): Fr {
 
 /** The nullifier a contract emits when it consumes a message with its secret (siloed). */
 export function l1ToL2MessageNullifier(contract: Fr, messageHash: Fr, secret: Fr): Fr {
-  const inner = poseidon2HashWithSeparator([messageHash, secret], MESSAGE_NULLIFIER_SEPARATOR);
-  return poseidon2HashWithSeparator([contract, inner], SILOED_NULLIFIER_SEPARATOR);
+  return siloNullifier(
+    contract,
+    poseidon2HashWithSeparator([messageHash, secret], MESSAGE_NULLIFIER_SEPARATOR),
+  );
 }
 
 /** The content of a Fee Juice deposit: sha256ToField(abi.encodeWithSignature("claim(bytes32,uint256)", to, amount)). */

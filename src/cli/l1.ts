@@ -2,12 +2,13 @@
 // Ethereum tool could, and prints the message as the inbox recorded it.
 //   cairn l1 send-message --l1-rpc-url http://127.0.0.1:PORT --recipient 0x1234 --content 0x2a --secret 0x7
 import { type Command, InvalidArgumentError } from 'commander';
-import { createPublicClient, createWalletClient, type Hex, http, parseEventLogs } from 'viem';
+import { createPublicClient, createWalletClient, type Hex, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { NodeClient, RpcError } from '../client/index.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { computeSecretHash } from '../core/l1-to-l2.js';
 import { artifacts } from '../l1/generated/artifacts.js';
+import { messageSentIn } from '../l1/rollup-client.js';
 import { field } from './args.js';
 
 /** Anvil's funded account 1: unused by the node itself (account 0 deploys and proves). */
@@ -58,14 +59,13 @@ async function send(opts: SendOptions): Promise<void> {
   );
   const receipt = await l1.waitForTransactionReceipt({ hash, timeout: opts.timeout * 1000 });
   if (receipt.status !== 'success') throw new Error(`L1 transaction ${hash} reverted`);
-  const [event] = parseEventLogs({ abi: artifacts.Inbox.abi, eventName: 'MessageSent', logs: receipt.logs });
-  const args = event!.args as { checkpointNumber: bigint; index: bigint; hash: Hex };
+  const message = messageSentIn(receipt);
   process.stdout.write(
     `${JSON.stringify(
       {
-        messageHash: args.hash,
-        index: args.index.toString(),
-        checkpointNumber: Number(args.checkpointNumber),
+        messageHash: toHex32(message.leaf),
+        index: message.index.toString(),
+        checkpointNumber: message.checkpointNumber,
         secretHash: toHex32(secretHash),
         l1BlockNumber: receipt.blockNumber.toString(),
         l1TxHash: hash,

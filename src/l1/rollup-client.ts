@@ -77,6 +77,13 @@ function messageSentEvent(args: unknown, l1BlockNumber: bigint): MessageSentEven
   };
 }
 
+/** The message a mined inbox (or portal) transaction sent. */
+export function messageSentIn(receipt: TransactionReceipt): MessageSentEvent {
+  const [event] = parseEventLogs({ abi: artifacts.Inbox.abi, eventName: 'MessageSent', logs: receipt.logs });
+  if (event === undefined) throw new Error(`L1 transaction ${receipt.transactionHash} sent no L2 message`);
+  return messageSentEvent(event.args, receipt.blockNumber);
+}
+
 export interface EpochProvenEvent {
   epoch: number;
   fromCheckpoint: number;
@@ -262,17 +269,6 @@ export class RollupClient {
       gas: 300_000n,
       nonce: (await this.client.getTransaction({ hash: approve })).nonce + 1,
     });
-  }
-
-  /** The message a mined inbox (or portal) transaction sent. */
-  messageSentIn(receipt: TransactionReceipt): MessageSentEvent {
-    const [event] = parseEventLogs({
-      abi: artifacts.Inbox.abi,
-      eventName: 'MessageSent',
-      logs: receipt.logs,
-    });
-    if (event === undefined) throw new Error(`L1 transaction ${receipt.transactionHash} sent no L2 message`);
-    return messageSentEvent(event.args, receipt.blockNumber);
   }
 
   /** Sends a proposal; resolves with its transaction hash once sent (see waitFor). */

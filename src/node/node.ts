@@ -21,7 +21,7 @@ import { type Fr, toHex32 } from '../core/field.js';
 import { functionSelector, poseidon2Backend } from '../core/hash/index.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
 import { NODE_VERSION } from '../core/version.js';
-import { devAccounts, devAccountsGenesisData } from '../execution/index.js';
+import { devAccounts, devAccountsGenesisData, type ExecutionOptions } from '../execution/index.js';
 import type { L1ContractAddresses } from '../l1/addresses.js';
 import {
   connectEmbeddedL1,
@@ -31,7 +31,7 @@ import {
 } from '../l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
 import { FeeOracle } from '../l1/fee-oracle.js';
-import { type MessageSentEvent, RollupClient } from '../l1/rollup-client.js';
+import { type MessageSentEvent, messageSentIn, RollupClient } from '../l1/rollup-client.js';
 import { DevProver } from '../prover/dev-prover.js';
 import { Sequencer } from '../sequencer/sequencer.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
@@ -161,6 +161,11 @@ export class CairnNode {
       });
       const fees = new FeeOracle(rollup, constants);
       mempoolStore = openEnvironment(dataDir.path, 'mempool');
+      // The network's execution rules, the same for simulation and block building.
+      const execution: ExecutionOptions = {
+        updateDelay: config.contractUpdateDelay,
+        feeJuicePortal: l1.addresses.feeJuicePortalAddress,
+      };
       const txs = new TxService({
         env: mempoolStore,
         worldState,
@@ -173,8 +178,7 @@ export class CairnNode {
         allowedSetup: CairnNode.allowedSetupOf(config),
         maxTxCount: config.mempoolMaxTxCount,
         maxBytes: config.mempoolMaxBytes,
-        contractUpdateDelay: config.contractUpdateDelay,
-        feeJuicePortal: l1.addresses.feeJuicePortalAddress,
+        execution,
         logger: root.child({ component: 'mempool' }),
       });
       const sequencer =
@@ -191,8 +195,7 @@ export class CairnNode {
               maxBlocksPerCheckpoint: config.maxBlocksPerCheckpoint,
               minTxsPerBlock: config.minTxsPerBlock,
               maxTxsPerBlock: config.maxTxsPerBlock,
-              contractUpdateDelay: config.contractUpdateDelay,
-              feeJuicePortal: l1.addresses.feeJuicePortalAddress,
+              execution,
               txs,
               fees,
               logger: root.child({ component: 'sequencer' }),
@@ -424,7 +427,7 @@ export class CairnNode {
     if (this.clock.mode === 'manual') await this.mine(1);
     const receipt = await this.rollup.waitFor(l1TxHash);
     if (receipt.status !== 'success') throw refused(`the L1 transaction ${l1TxHash} reverted`);
-    return this.rollup.messageSentIn(receipt);
+    return messageSentIn(receipt);
   }
 
   /** Mines `blocks` L1 blocks, running a chain pass after each (so proposals and proofs land). */

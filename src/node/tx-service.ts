@@ -13,7 +13,12 @@ import type { ManaUsageEstimate } from '../core/fee-math.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { epochOfSlot, type L1RollupConstants, slotStart } from '../core/time.js';
 import { type Gas, type Tx, txPriorityFee, txSize } from '../core/tx.js';
-import { executeTx, TxExecutionError, type TxExecutionResult } from '../execution/executor.js';
+import {
+  type ExecutionOptions,
+  executeTx,
+  TxExecutionError,
+  type TxExecutionResult,
+} from '../execution/executor.js';
 import { publicDataLeafSlot } from '../execution/public-storage.js';
 import type { FeeOracle } from '../l1/fee-oracle.js';
 import { type AddResult, type PoolEntry, TxPool } from '../mempool/tx-pool.js';
@@ -76,10 +81,8 @@ export interface TxServiceOptions {
   allowedSetup: readonly AllowedElement[];
   maxTxCount: number;
   maxBytes: number;
-  /** Seconds before a class update scheduled by a tx takes effect (for simulation). */
-  contractUpdateDelay?: number;
-  /** The L1 Fee Juice portal, whose deposits Fee Juice's claim consumes (for simulation). */
-  feeJuicePortal?: string;
+  /** The network's execution rules (class update delay, Fee Juice portal), for simulation. */
+  execution?: ExecutionOptions;
   logger: Logger;
 }
 
@@ -409,9 +412,8 @@ export class TxService implements TxSource {
     };
     try {
       const result = executeTx(fork, tx, validation.hash!, globalVariables, {
+        ...this.o.execution,
         skipFeeEnforcement,
-        ...(this.o.contractUpdateDelay === undefined ? {} : { updateDelay: this.o.contractUpdateDelay }),
-        ...(this.o.feeJuicePortal === undefined ? {} : { feeJuicePortal: this.o.feeJuicePortal }),
       });
       return {
         ...(result.revertReason !== undefined ? { revertReason: result.revertReason } : {}),

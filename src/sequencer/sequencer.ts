@@ -65,10 +65,8 @@ export interface SequencerOptions {
   maxBlocksPerCheckpoint: number;
   minTxsPerBlock: number;
   maxTxsPerBlock: number;
-  /** Seconds before a class update scheduled by a tx takes effect. */
-  contractUpdateDelay?: number;
-  /** The L1 Fee Juice portal, whose deposits Fee Juice's claim consumes. */
-  feeJuicePortal?: string;
+  /** The network's execution rules (class update delay, Fee Juice portal). */
+  execution?: ExecutionOptions;
   txs: TxSource;
   fees: BlockFeeSource;
   logger: Logger;
@@ -86,14 +84,7 @@ export class Sequencer {
   /** The slot in which a prune was sent, so it is sent once. */
   private prunedInSlot = -1;
 
-  private readonly executionOptions: ExecutionOptions;
-
-  constructor(private readonly o: SequencerOptions) {
-    this.executionOptions = {
-      ...(o.contractUpdateDelay === undefined ? {} : { updateDelay: o.contractUpdateDelay }),
-      ...(o.feeJuicePortal === undefined ? {} : { feeJuicePortal: o.feeJuicePortal }),
-    };
-  }
+  constructor(private readonly o: SequencerOptions) {}
 
   get isPaused(): boolean {
     return this.paused;
@@ -256,9 +247,7 @@ export class Sequencer {
       if (tx.data.expirationTimestamp < globals.timestamp) continue;
       let result: TxExecutionResult;
       try {
-        result = executeTx(builder.fork, tx, hash, globals, {
-          ...this.executionOptions,
-        });
+        result = executeTx(builder.fork, tx, hash, globals, this.o.execution);
       } catch (err) {
         if (!(err instanceof TxExecutionError)) throw err;
         used.add(hash);

@@ -10,3 +10,10 @@ export function field(text: string): Fr {
   if (value >= FR_MODULUS) throw new InvalidArgumentError(`not below the field modulus: ${text}`);
   return value;
 }
+
+/** A number above zero (e.g. seconds). */
+export function positiveNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a number above 0, got ${text}`);
+  return n;
+}

@@ -9,7 +9,7 @@ import { type Fr, toHex32 } from '../core/field.js';
 import { computeSecretHash } from '../core/l1-to-l2.js';
 import { artifacts } from '../l1/generated/artifacts.js';
 import { messageSentIn } from '../l1/rollup-client.js';
-import { field } from './args.js';
+import { field, positiveNumber } from './args.js';
 
 /** Anvil's funded account 1: unused by the node itself (account 0 deploys and proves). */
 const ANVIL_ACCOUNT_1 = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -98,12 +98,7 @@ export function addL1Command(program: Command): void {
     .requiredOption('--content <field>', 'The message content', field)
     .option('--secret <field>', 'The secret that will consume the message (its hash is sent)', field)
     .option('--secret-hash <field>', 'The secret hash to send instead', field)
-    .option(
-      '--timeout <seconds>',
-      'How long to wait for the L1 transaction to be mined',
-      (t) => Number(t),
-      60,
-    )
+    .option('--timeout <seconds>', 'How long to wait for the L1 transaction to be mined', positiveNumber, 60)
     .action(async (opts: SendOptions) => {
       try {
         await send(opts);

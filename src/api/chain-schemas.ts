@@ -124,5 +124,8 @@ export const worldStateSyncStatus = z
     finalizedBlockNumber: uint,
     oldestHistoricBlockNumber: uint,
     treesAreSynched: z.boolean(),
+    syncState: z
+      .enum(['running', 'paused'])
+      .describe('Whether the archiver and world state follow L1 (svcAdmin_pauseSync / resumeSync)'),
   })
   .describe('How far the world state has synced');

@@ -1,6 +1,7 @@
 // All method sets of the node, in one registry.
 import type { CairnNode } from '../node/node.js';
 import { MethodRegistry } from '../rpc/registry.js';
+import { adminMethods } from './admin/index.js';
 import { contractMethods } from './contracts.js';
 import { devMethods } from './dev/index.js';
 import { logMethods } from './logs.js';
@@ -19,6 +20,7 @@ export function buildRegistry(node: CairnNode): MethodRegistry {
     ...logMethods(node),
     ...contractMethods(node),
     ...messageMethods(node),
+    ...adminMethods(node),
     ...devMethods(node),
   );
 }

@@ -41,7 +41,16 @@ type L1Event =
   | ({ kind: 'pruned' } & CheckpointsPrunedEvent);
 
 export class Archiver {
-  constructor(private readonly o: ArchiverOptions) {}
+  private batchBlocks: number;
+
+  constructor(private readonly o: ArchiverOptions) {
+    this.batchBlocks = o.batchBlocks ?? 1000;
+  }
+
+  /** Most L1 blocks read in one pass, from the next pass on. */
+  setBatchBlocks(blocks: number): void {
+    this.batchBlocks = blocks;
+  }
 
   /** One pass over the L1 blocks not read yet. */
   async sync(): Promise<SyncReport> {
@@ -51,7 +60,7 @@ export class Archiver {
     const report: SyncReport = { checkpoints: 0, proven: 0, pruned: 0, l1Block: latest.number };
     const from = (store.l1SyncPoint?.blockNumber ?? this.o.constants.l1StartBlock - 1n) + 1n;
     if (from <= latest.number) {
-      const lastOfBatch = from + BigInt(this.o.batchBlocks ?? 1000) - 1n;
+      const lastOfBatch = from + BigInt(this.batchBlocks) - 1n;
       const to = lastOfBatch < latest.number ? lastOfBatch : latest.number;
       const events: L1Event[] = [
         ...(await rollup.checkpointsPrunedEvents(from, to)).map((e) => ({ kind: 'pruned' as const, ...e })),
@@ -199,24 +208,97 @@ export class Archiver {
       }
       keep--;
     }
-    const removed = store.unwindCheckpointsAfter(keep);
-    if (worldState.latestBlockNumber > store.latestBlockNumber)
-      await worldState.rollbackTo(store.latestBlockNumber);
+    const restart = await this.restartPoint(keep);
+    const lastKept = store.lastBlockOfCheckpoint(keep);
+    if (worldState.latestBlockNumber > lastKept) await worldState.rollbackTo(lastKept);
+    const removed = store.rewind(lastKept, restart);
     const proven = Math.min(await rollup.provenCheckpointNumber(), keep);
     if (store.provenCheckpoint > proven) store.setProvenCheckpoint(proven);
-    const from = keep === 0 ? undefined : store.getCheckpoint(keep)!.l1;
-    const restart = from
-      ? { blockNumber: from.blockNumber, blockHash: from.blockHash, timestamp: from.timestamp }
-      : await (async () => {
-          const start = await rollup.l1Block(this.o.constants.l1StartBlock - 1n);
-          return { blockNumber: start.number, blockHash: start.hash, timestamp: start.timestamp };
-        })();
-    store.setL1SyncPoint(restart);
-    store.messages.removeAfterL1Block(restart.blockNumber);
     logger.warn(
       `L1 no longer has block ${point.blockNumber} as synced (an L1 reorg, or an L1 that lost its newest blocks): ` +
         `unwound ${removed.length} blocks to checkpoint ${keep}, syncing again from L1 block ${restart.blockNumber}`,
     );
+  }
+
+  /** Where sync starts again to re-read everything after checkpoint `keep`: its L1 block. */
+  private async restartPoint(keep: number): Promise<L1SyncPoint> {
+    if (keep > 0) {
+      const { l1 } = this.o.store.getCheckpoint(keep)!;
+      return { blockNumber: l1.blockNumber, blockHash: l1.blockHash, timestamp: l1.timestamp };
+    }
+    const start = await this.o.rollup.l1Block(this.o.constants.l1StartBlock - 1n);
+    return { blockNumber: start.number, blockHash: start.hash, timestamp: start.timestamp };
+  }
+
+  /**
+   * An operator's rollback: unwinds the chain to block `target`, the world state with it (cleared
+   * and rebuilt from the stored blocks when `rebuildWorldState`), and moves the L1 sync point
+   * back to the last checkpoint kept whole, so that the next sync reads the rest from L1 again.
+   * The caller makes sure no sync runs meanwhile.
+   */
+  async rollbackTo(
+    target: number,
+    options: { rebuildWorldState: boolean },
+  ): Promise<{ removed: number; keptCheckpoint: number; restartL1Block: bigint }> {
+    const { store, worldState, logger } = this.o;
+    const keep = store.lastCheckpointUpTo(target);
+    const restart = await this.restartPoint(keep);
+    // The world state first: if its history does not reach the target, nothing has changed yet.
+    if (options.rebuildWorldState) await worldState.reset();
+    else if (worldState.latestBlockNumber > target) await worldState.rollbackTo(target);
+    const removed = store.rewind(target, restart);
+    if (options.rebuildWorldState) await this.catchUpWorldState();
+    logger.warn(
+      `rolled back to block ${target}: ${removed.length} blocks removed; checkpoints after ${keep} will be read again from L1 block ${restart.blockNumber + 1n}`,
+    );
+    return { removed: removed.length, keptCheckpoint: keep, restartL1Block: restart.blockNumber };
+  }
+
+  /**
+   * Brings the world state level with the stored blocks: rolls back blocks the store does not
+   * have (a crash between the two stores' commits), and re-executes stored blocks it lacks (after
+   * a reset), checking each against its header.
+   */
+  async catchUpWorldState(): Promise<number> {
+    const { rollup, store, worldState, logger } = this.o;
+    if (worldState.latestBlockNumber > store.latestBlockNumber) {
+      await worldState.rollbackTo(store.latestBlockNumber);
+    }
+    const first = worldState.latestBlockNumber + 1;
+    const last = store.latestBlockNumber;
+    if (first > last) return 0;
+    logger.info(`re-executing blocks ${first}..${last} into the world state`);
+    let reported = Date.now();
+    const messages = new Map<number, bigint[]>();
+    for (let n = first; n <= last; n++) {
+      const block = store.getBlock(n)!;
+      const i = block.indexWithinCheckpoint;
+      if (i === 0 && !messages.has(block.checkpointNumber)) {
+        messages.set(block.checkpointNumber, await rollup.l1ToL2Messages(block.checkpointNumber));
+      }
+      const fork = worldState.fork();
+      const rebuilt = buildBlock(fork, {
+        globalVariables: block.header.globalVariables,
+        txEffects: block.body.txEffects,
+        checkpointNumber: block.checkpointNumber,
+        indexWithinCheckpoint: i,
+        ...(i === 0
+          ? { l1ToL2Messages: messages.get(block.checkpointNumber)! }
+          : { previousSponge: store.getBlock(n - 1)!.header.spongeBlobHash }),
+        totalManaUsed: block.header.totalManaUsed,
+      });
+      if (rebuilt.hash !== block.hash) {
+        throw new Error(
+          `stored block ${n} does not re-execute to its own header; the archiver store is damaged`,
+        );
+      }
+      await worldState.commit(fork);
+      if (Date.now() - reported > 5000 || n === last) {
+        reported = Date.now();
+        logger.info(`world state at block ${n} of ${last}`);
+      }
+    }
+    return last - first + 1;
   }
 
   private async prune(event: CheckpointsPrunedEvent): Promise<void> {

@@ -382,12 +382,44 @@ export class ChainStore {
     return removed;
   }
 
+  /**
+   * Unwinds to `lastKeptBlock` and moves the L1 sync point back to `restart`, forgetting the
+   * messages of later L1 blocks, in one write: the next sync reads the removed checkpoints from
+   * L1 again, and a crash never leaves blocks removed with the sync point past them.
+   * Returns the removed blocks, newest first.
+   */
+  rewind(lastKeptBlock: number, restart: L1SyncPoint): L2Block[] {
+    const removed: L2Block[] = [];
+    for (let n = this.latestBlockNumber; n > lastKeptBlock; n--) removed.push(this.getBlock(n)!);
+    this.write(() => {
+      if (removed.length > 0) this.removeBlocksFrom(lastKeptBlock + 1);
+      this.putSyncPoint(restart);
+      this.messages.removeAfterL1BlockInWrite(restart.blockNumber);
+    });
+    return removed;
+  }
+
+  /** The last block of a stored checkpoint (0 for checkpoint 0, genesis). */
+  lastBlockOfCheckpoint(checkpointNumber: number): number {
+    if (checkpointNumber === 0) return 0;
+    const { checkpoint } = this.getCheckpoint(checkpointNumber)!;
+    return checkpoint.startBlock + checkpoint.blockCount - 1;
+  }
+
+  /** The number of the last checkpoint all of whose blocks are at or before `blockNumber`. */
+  lastCheckpointUpTo(blockNumber: number): number {
+    const block = this.getBlock(blockNumber);
+    if (block === undefined) throw new RangeError(`block ${blockNumber} is not stored`);
+    if (blockNumber === 0) return 0;
+    if (block.checkpointNumber > this.latestCheckpointNumber) return this.latestCheckpointNumber;
+    const c = block.checkpointNumber;
+    return this.lastBlockOfCheckpoint(c) === blockNumber ? c : c - 1;
+  }
+
   /** Removes every checkpoint after `checkpointNumber` and all of their blocks (a pruned epoch). */
   unwindCheckpointsAfter(checkpointNumber: number): L2Block[] {
     if (checkpointNumber >= this.latestCheckpointNumber) return [];
-    const keep = checkpointNumber === 0 ? undefined : this.getCheckpoint(checkpointNumber)!.checkpoint;
-    const lastKept = keep ? keep.startBlock + keep.blockCount - 1 : 0;
-    return this.unwindBlocksAfter(lastKept);
+    return this.unwindBlocksAfter(this.lastBlockOfCheckpoint(checkpointNumber));
   }
 
   // ---- internals (inside a write) ---------------------------------------------------------------

@@ -48,14 +48,16 @@ export class MessageStore {
 
   /** Forgets the messages sent in L1 blocks after `l1BlockNumber`; returns how many. */
   removeAfterL1Block(l1BlockNumber: bigint): number {
+    return this.env.write(() => this.removeAfterL1BlockInWrite(l1BlockNumber));
+  }
+
+  /** As removeAfterL1Block, inside a write the caller runs (with other changes). */
+  removeAfterL1BlockInWrite(l1BlockNumber: bigint): number {
     const doomed = Array.from(this.byL1Block.getRange({ start: u64Key(l1BlockNumber + 1n) }));
-    if (doomed.length === 0) return 0;
-    this.env.write(() => {
-      for (const { key, value } of doomed) {
-        this.byL1Block.removeSync(key);
-        this.byLeaf.removeSync(value);
-      }
-    });
+    for (const { key, value } of doomed) {
+      this.byL1Block.removeSync(key);
+      this.byLeaf.removeSync(value);
+    }
     return doomed.length;
   }
 }

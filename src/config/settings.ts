@@ -4,7 +4,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { allowedElement, deployedL1ContractAddresses } from '../core/codecs.js';
+import { allowedElement, deployedL1ContractAddresses, ethAddress, l2Address } from '../core/codecs.js';
 import { DEFAULT_UPDATE_DELAY } from '../core/contracts.js';
 
 /** How a setting's text form (flag or env var) is read. */
@@ -207,6 +207,12 @@ export const SETTINGS = {
     500,
     'Milliseconds between reads of L1 (and sequencer and prover turns) with the realtime clock',
   ),
+  archiverBatchSize: setting(
+    z.number().int().min(1).max(100_000),
+    'int',
+    1000,
+    'Most L1 blocks the archiver reads in one pass',
+  ),
   l1FinalityDepth: setting(
     z.number().int().min(0),
     'int',
@@ -226,6 +232,24 @@ export const SETTINGS = {
     'Fewest txs a block is built with; 0 builds one empty block per checkpoint when there are no txs',
   ),
   maxTxsPerBlock: setting(z.number().int().min(1), 'int', 32, 'Most txs in one block'),
+  coinbase: optionalSetting(
+    ethAddress,
+    'string',
+    'L1 address credited for blocks of validators whose keystore entry names no coinbase (default: the attester address)',
+    { placeholder: 'address' },
+  ),
+  feeRecipient: optionalSetting(
+    l2Address,
+    'string',
+    'L2 address credited with the fees of blocks of validators whose keystore entry names no fee recipient (default: 0)',
+    { placeholder: 'address' },
+  ),
+  sequencer: setting(
+    z.boolean(),
+    'bool',
+    true,
+    "Build and propose blocks in the slots of the keystore's validators; false follows the chain without proposing",
+  ),
   keystorePath: optionalSetting(
     nonEmpty,
     'string',

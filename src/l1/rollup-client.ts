@@ -460,7 +460,8 @@ export class RollupClient {
 
   /** An L1 block, or undefined when L1 has no block with that number (any more). */
   async l1BlockIfAny(number: bigint): Promise<{ number: bigint; hash: Hash; timestamp: bigint } | undefined> {
-    const latest = await this.client.getBlockNumber();
+    // viem caches the block number for its polling interval; a stale one would look like a reorg.
+    const latest = await this.client.getBlockNumber({ cacheTime: 0 });
     return number > latest ? undefined : this.l1Block(number);
   }
 

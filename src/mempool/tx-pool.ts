@@ -84,7 +84,7 @@ export class TxPool {
   readonly #env: StoreEnvironment;
   readonly #txs: Database<StoredEntry, string>;
   readonly #meta: Database<number, string>;
-  readonly #maxTxCount: number;
+  #maxTxCount: number;
   readonly #maxBytes: number;
 
   /** Every entry, pending or mined, by hash. */
@@ -287,6 +287,18 @@ export class TxPool {
     this.#entries.set(hash, entry);
     this.#indexPending(entry);
     return { kind: 'added', replaced, evicted };
+  }
+
+  /**
+   * Changes the most pending txs the pool holds; while over it, the lowest in pool order leave.
+   * Returns the hashes evicted.
+   */
+  setMaxTxCount(maxTxCount: number): Fr[] {
+    checkCap('maxTxCount', maxTxCount);
+    this.#maxTxCount = maxTxCount;
+    const evicted = this.#pending.slice(maxTxCount).map((e) => e.hash);
+    this.remove(evicted);
+    return evicted;
   }
 
   /**

@@ -10,6 +10,8 @@ import type { Sequencer, SequencerOutcome } from '../sequencer/sequencer.js';
 import { errorSummary } from './logger.js';
 
 export interface PassReport {
+  /** True when sync is paused: the pass did nothing. */
+  syncPaused?: boolean;
   l1Block: bigint;
   checkpointsSynced: number;
   sequencer?: SequencerOutcome;
@@ -21,6 +23,9 @@ export class ChainDriver {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private lastError: string | undefined;
+  private syncPaused = false;
+  private pollingIntervalMs: number;
+  private loop: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly o: {
@@ -35,7 +40,37 @@ export class ChainDriver {
       afterSync?: () => Promise<void>;
       logger: Logger;
     },
-  ) {}
+  ) {
+    this.pollingIntervalMs = o.pollingIntervalMs;
+  }
+
+  /** Whether passes are paused (svcAdmin_pauseSync). */
+  get isSyncPaused(): boolean {
+    return this.syncPaused;
+  }
+
+  /**
+   * Stops following L1: later passes do nothing (no archiver sync, so the sequencer does not
+   * build on a state that may be behind, and no proofs). Resolves once a running pass has ended.
+   */
+  async pauseSync(): Promise<void> {
+    this.syncPaused = true;
+    await this.between(async () => undefined);
+  }
+
+  resumeSync(): void {
+    this.syncPaused = false;
+  }
+
+  /** Milliseconds between passes with the realtime clock; takes effect from the next wait. */
+  setPollingInterval(ms: number): void {
+    this.pollingIntervalMs = ms;
+    // A wait already under way is cut to the new interval (a pass under way schedules its own).
+    if (this.timer !== undefined && this.loop !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(this.loop, ms);
+    }
+  }
 
   /** Runs one pass after any pass already running. */
   pass(): Promise<PassReport> {
@@ -53,6 +88,8 @@ export class ChainDriver {
 
   private async runPass(): Promise<PassReport> {
     const { rollup, archiver, sequencer, prover } = this.o;
+    if (this.syncPaused)
+      return { syncPaused: true, l1Block: (await rollup.latestL1Block()).number, checkpointsSynced: 0 };
     const synced = await archiver.sync();
     const report: PassReport = { l1Block: synced.l1Block, checkpointsSynced: synced.checkpoints };
     await this.o.afterSync?.();
@@ -76,6 +113,7 @@ export class ChainDriver {
     if (this.running) return;
     this.running = true;
     const loop = async () => {
+      this.timer = undefined;
       if (!this.running) return;
       try {
         await this.pass();
@@ -86,8 +124,9 @@ export class ChainDriver {
         if (message !== this.lastError) this.o.logger.warn(`chain pass failed: ${errorSummary(err)}`);
         this.lastError = message;
       }
-      if (this.running) this.timer = setTimeout(loop, this.o.pollingIntervalMs);
+      if (this.running) this.timer = setTimeout(loop, this.pollingIntervalMs);
     };
+    this.loop = loop;
     void loop();
   }
 
@@ -95,6 +134,7 @@ export class ChainDriver {
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     await this.queue;
   }
 }

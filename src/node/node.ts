@@ -37,6 +37,8 @@ import { Sequencer } from '../sequencer/sequencer.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
 import { ensureDevKeystore, loadKeystore, type Validator } from '../validators/keystore.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../world-state/index.js';
+import { NodeAdmin } from './admin.js';
+import { AdminConfigStore, applySavedAdminConfig } from './admin-config.js';
 import { ChainDriver } from './chain-driver.js';
 import { ContractQueries } from './contract-queries.js';
 import { type DataDir, openDataDir } from './data-dir.js';
@@ -65,21 +67,26 @@ export class CairnNode {
   private state: NodeState = 'starting';
   private readonly startedAt = Date.now();
   readonly signatures: FunctionSignatureBook;
-  private readonly allowedSetup: AllowedElement[];
   readonly queries: ChainQueries;
   readonly stateQueries: StateQueries;
   readonly logQueries: LogQueries;
   readonly contractQueries: ContractQueries;
   readonly messageQueries: MessageQueries;
 
+  private liveConfig: Config;
+  readonly admin: NodeAdmin;
+
   private constructor(
-    readonly config: Config,
+    config: Config,
     readonly logger: Logger,
     readonly dataDir: DataDir,
     private readonly nodeStore: StoreEnvironment,
     private readonly mempoolStore: StoreEnvironment,
     readonly worldState: WorldState,
-    readonly validators: Validator[],
+    private keys: Validator[],
+    keystorePath: string,
+    adminStore: AdminConfigStore,
+    readonly archiver: Archiver,
     readonly l1: L1Connection,
     readonly chain: ChainStore,
     readonly constants: L1RollupConstants,
@@ -89,13 +96,44 @@ export class CairnNode {
     readonly txs: TxService,
     private readonly clock: { mode: 'realtime' | 'manual' },
   ) {
+    this.liveConfig = config;
     this.signatures = new FunctionSignatureBook(nodeStore);
     this.queries = new ChainQueries(chain, constants);
     this.stateQueries = new StateQueries(worldState, this.queries, () => chain.latestBlockNumber);
     this.logQueries = new LogQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.contractQueries = new ContractQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.messageQueries = new MessageQueries(chain, this.stateQueries, rollup, constants);
-    this.allowedSetup = CairnNode.allowedSetupOf(config);
+    this.admin = new NodeAdmin({
+      config: () => this.liveConfig,
+      replaceConfig: (c) => {
+        this.liveConfig = c;
+      },
+      allowedSetupOf: CairnNode.allowedSetupOf,
+      store: adminStore,
+      driver,
+      archiver,
+      chain,
+      sequencer,
+      txs,
+      keystore: {
+        path: keystorePath,
+        validators: () => this.keys,
+        replaceValidators: (v) => {
+          this.keys = v;
+        },
+      },
+      logger,
+    });
+  }
+
+  /** The configuration in force: the startup settings with the admin changes applied. */
+  get config(): Config {
+    return this.liveConfig;
+  }
+
+  /** The keystore's validators in use. */
+  get validators(): readonly Validator[] {
+    return this.keys;
   }
 
   /** The protocol's setup allow-list plus the configured extension. */
@@ -110,7 +148,7 @@ export class CairnNode {
   }
 
   /** `root` is the process logger: the node logs as component `node`, its parts as their own. */
-  static async start(config: Config, root: Logger): Promise<CairnNode> {
+  static async start(startupConfig: Config, root: Logger): Promise<CairnNode> {
     const logger = root.child({ component: 'node' });
     const hashing = poseidon2Backend();
     if (hashing.kind === 'native') logger.info(`Poseidon2: native addon (${hashing.addonPath})`);
@@ -120,19 +158,22 @@ export class CairnNode {
           'run `npm rebuild` with g++, make and python3 available to build it',
       );
     }
-    const dataDir = openDataDir(config.dataDir, config.ephemeral);
+    const dataDir = openDataDir(startupConfig.dataDir, startupConfig.ephemeral);
     let nodeStore: StoreEnvironment | undefined;
     let mempoolStore: StoreEnvironment | undefined;
     let worldState: WorldState | undefined;
     let l1: L1Connection | undefined;
     try {
       nodeStore = openEnvironment(dataDir.path, 'node');
+      const adminStore = new AdminConfigStore(nodeStore);
+      const config = applySavedAdminConfig(startupConfig, adminStore, logger);
       worldState = await WorldState.open(openEnvironment(dataDir.path, 'world-state'), {
         historyBlocks: config.worldStateHistoryBlocks,
         genesisPublicData: devAccountsGenesisData(devAccounts(config.devAccounts)),
         genesisBlockHash: genesisBlockHashOf,
       });
-      const validators = CairnNode.openKeystore(config, dataDir, logger);
+      const keystorePath = config.keystorePath ?? join(dataDir.path, 'keystore.json');
+      const validators = CairnNode.openKeystore(config, keystorePath, logger);
       l1 = await CairnNode.connectL1(
         config,
         dataDir,
@@ -157,7 +198,8 @@ export class CairnNode {
         worldState,
         constants,
         finalityDepth: config.l1FinalityDepth,
-        logger: root.child({ component: 'archiver' }),
+        batchBlocks: config.archiverBatchSize,
+        logger: archiverLogger,
       });
       const fees = new FeeOracle(rollup, constants);
       mempoolStore = openEnvironment(dataDir.path, 'mempool');
@@ -181,25 +223,28 @@ export class CairnNode {
         execution,
         logger: root.child({ component: 'mempool' }),
       });
-      const sequencer =
-        validators.length === 0
-          ? undefined
-          : new Sequencer({
-              rollup,
-              worldState,
-              store: chain,
-              validators,
-              constants,
-              chainId: l1.chainId,
-              rollupVersion: config.rollupVersion,
-              maxBlocksPerCheckpoint: config.maxBlocksPerCheckpoint,
+      const sequencer = !config.sequencer
+        ? undefined
+        : new Sequencer({
+            rollup,
+            worldState,
+            store: chain,
+            validators,
+            constants,
+            chainId: l1.chainId,
+            rollupVersion: config.rollupVersion,
+            maxBlocksPerCheckpoint: config.maxBlocksPerCheckpoint,
+            settings: {
               minTxsPerBlock: config.minTxsPerBlock,
               maxTxsPerBlock: config.maxTxsPerBlock,
-              execution,
-              txs,
-              fees,
-              logger: root.child({ component: 'sequencer' }),
-            });
+              coinbase: config.coinbase,
+              feeRecipient: config.feeRecipient,
+            },
+            execution,
+            txs,
+            fees,
+            logger: root.child({ component: 'sequencer' }),
+          });
       // The dev prover proves with the configured key, or on the embedded L1 with its deployer's.
       const proverKey =
         (config.proverPrivateKey as `0x${string}` | undefined) ??
@@ -228,6 +273,8 @@ export class CairnNode {
         afterSync: () => txs.afterPass(),
         logger: root.child({ component: 'chain' }),
       });
+      // A crash between the archiver's and the world state's commits leaves them apart.
+      await archiver.catchUpWorldState();
       await driver.pass();
       const node = new CairnNode(
         config,
@@ -237,6 +284,9 @@ export class CairnNode {
         mempoolStore,
         worldState,
         validators,
+        keystorePath,
+        adminStore,
+        archiver,
         l1,
         chain,
         constants,
@@ -249,7 +299,7 @@ export class CairnNode {
       if (config.clock === 'realtime') driver.start();
       // The protocol's own setup functions are named like any registered signature.
       node.signatures.register(DEFAULT_SETUP_ALLOW_LIST.map((e) => e.signature));
-      for (const e of node.allowedSetup) {
+      for (const e of node.getAllowedPublicSetup()) {
         const target =
           e.address !== undefined ? `contract ${toHex32(e.address)}` : `class ${toHex32(e.classId!)}`;
         logger.info(`setup allow-list: ${node.signatures.describe(e.selector)} on ${target}`);
@@ -277,8 +327,7 @@ export class CairnNode {
   }
 
   /** The validator keystore: a dev keystore of new keys unless keystorePath names one. */
-  private static openKeystore(config: Config, dataDir: DataDir, logger: Logger): Validator[] {
-    const path = config.keystorePath ?? join(dataDir.path, 'keystore.json');
+  private static openKeystore(config: Config, path: string, logger: Logger): Validator[] {
     if (config.keystorePath === undefined && ensureDevKeystore(path, config.devValidators).created) {
       logger.info(`created a dev keystore of ${config.devValidators} validators at ${path}`);
     }
@@ -369,7 +418,7 @@ export class CairnNode {
   }
 
   getAllowedPublicSetup(): AllowedElement[] {
-    return this.allowedSetup.map((e) => ({ ...e }));
+    return CairnNode.allowedSetupOf(this.liveConfig);
   }
 
   async registerFunctionSignatures(signatures: readonly string[]): Promise<void> {
@@ -489,6 +538,7 @@ export class CairnNode {
       finalizedBlockNumber: this.chain.getTips().finalized.block.number,
       oldestHistoricBlockNumber: this.worldState.oldestBlockNumber,
       treesAreSynched: latest === this.chain.latestBlockNumber,
+      syncState: this.admin.states().syncState,
     };
   }
 
@@ -500,6 +550,7 @@ export class CairnNode {
       nodeVersion: NODE_VERSION,
       uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
       clock: this.clock.mode,
+      ...this.admin.states(),
       chain: {
         latestBlock: this.chain.latestBlockNumber,
         latestCheckpoint: this.chain.latestCheckpointNumber,

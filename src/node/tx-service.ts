@@ -108,9 +108,24 @@ export class TxService implements TxSource {
   /** What the last eviction pass saw: the latest block and the next slot. */
   private evictedAt = '';
 
+  private allowedSetup: readonly AllowedElement[];
+
   constructor(private readonly o: TxServiceOptions) {
     this.pool = TxPool.open(o.env, { maxTxCount: o.maxTxCount, maxBytes: o.maxBytes });
     this.revertReasons = o.env.database<string>('revert-reasons');
+    this.allowedSetup = o.allowedSetup;
+  }
+
+  /** Applies changed settings: the setup allow-list for later validations, the pool's tx cap now. */
+  configure(settings: { allowedSetup?: readonly AllowedElement[]; maxTxCount?: number }): void {
+    if (settings.allowedSetup !== undefined) this.allowedSetup = settings.allowedSetup;
+    if (settings.maxTxCount !== undefined) {
+      const evicted = this.pool.setMaxTxCount(settings.maxTxCount);
+      for (const hash of evicted)
+        this.o.logger.info(
+          `tx ${toHex32(hash)} left the mempool: over the new cap of ${settings.maxTxCount} txs`,
+        );
+    }
   }
 
   // ---- fees ---------------------------------------------------------------------------------
@@ -150,7 +165,7 @@ export class TxService implements TxSource {
       nextSlotTimestamp: slotStart(slot, this.o.constants),
       currentMinFees: fees,
       txsLimits: this.o.txsLimits,
-      allowedSetup: this.o.allowedSetup,
+      allowedSetup: this.allowedSetup,
       verifier: DEV_PROOF_VERIFIER,
       ...(withPool
         ? {

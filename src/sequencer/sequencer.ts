@@ -63,13 +63,22 @@ export interface SequencerOptions {
   chainId: number;
   rollupVersion: number;
   maxBlocksPerCheckpoint: number;
-  minTxsPerBlock: number;
-  maxTxsPerBlock: number;
+  /** The settings an operator may change while the node runs (svcAdmin_setConfig). */
+  settings: SequencerSettings;
   /** The network's execution rules (class update delay, Fee Juice portal). */
   execution?: ExecutionOptions;
   txs: TxSource;
   fees: BlockFeeSource;
   logger: Logger;
+}
+
+export interface SequencerSettings {
+  minTxsPerBlock: number;
+  maxTxsPerBlock: number;
+  /** Coinbase of validators whose keystore entry names none (else the attester's address). */
+  coinbase?: string | undefined;
+  /** Fee recipient of validators whose keystore entry names none (else 0). */
+  feeRecipient?: bigint | undefined;
 }
 
 export type SequencerOutcome =
@@ -84,7 +93,31 @@ export class Sequencer {
   /** The slot in which a prune was sent, so it is sent once. */
   private prunedInSlot = -1;
 
-  constructor(private readonly o: SequencerOptions) {}
+  private settings: SequencerSettings;
+  private validators: readonly Validator[];
+
+  constructor(private readonly o: SequencerOptions) {
+    this.settings = { ...o.settings };
+    this.validators = o.validators;
+  }
+
+  /** Applies changed settings from the next block on. */
+  configure(settings: Partial<SequencerSettings>): void {
+    this.settings = { ...this.settings, ...settings };
+  }
+
+  /** Replaces the validator keys (a keystore reload), from the next slot on. */
+  setValidators(validators: readonly Validator[]): void {
+    this.validators = validators;
+  }
+
+  /** The L1 address and L2 fee recipient credited for a validator's blocks. */
+  private beneficiaries(v: Validator): { coinbase: string; feeRecipient: bigint } {
+    return {
+      coinbase: v.coinbase ?? this.settings.coinbase ?? v.attester.address.toLowerCase(),
+      feeRecipient: v.feeRecipient ?? this.settings.feeRecipient ?? 0n,
+    };
+  }
 
   get isPaused(): boolean {
     return this.paused;
@@ -112,7 +145,7 @@ export class Sequencer {
     const lastSlot = pending === 0 ? 0 : (await rollup.checkpoint(pending)).slot;
     if (slot === 0 || slot <= lastSlot) return { kind: 'slot-taken', slot };
     const proposer = (await rollup.proposerAtSlot(slot)).toLowerCase();
-    const me = this.o.validators.find((v) => v.attester.address.toLowerCase() === proposer);
+    const me = this.validators.find((v) => v.attester.address.toLowerCase() === proposer);
     if (!me) return { kind: 'not-proposer', slot };
     if (store.latestCheckpointNumber !== pending) return { kind: 'not-synced', slot };
     // Checkpoints past their proof window go first: a proposal would prune them itself, and the
@@ -137,6 +170,7 @@ export class Sequencer {
     const timestamp = slotStart(slot, constants);
     const gasFees = await this.o.fees.minFeesAt(slot);
     const blocks: L2Block[] = [];
+    const credited = this.beneficiaries(me);
     const used = new Set<Fr>();
     const budget = {
       mana: BigInt(constants.rollupManaLimit),
@@ -151,8 +185,7 @@ export class Sequencer {
         blockNumber: worldState.latestBlockNumber + 1,
         slotNumber: slot,
         timestamp,
-        coinbase: me.coinbase,
-        feeRecipient: me.feeRecipient,
+        ...credited,
         gasFees,
       };
       const builder = new BlockBuilder(fork, {
@@ -165,7 +198,7 @@ export class Sequencer {
       });
       budget.bodyBytes -= BLOCK_BODY_OVERHEAD_BYTES;
       const { manaUsed, reverted } = this.fillBlock(builder, globalVariables, used, budget);
-      if (builder.txCount < this.o.minTxsPerBlock || (i > 0 && builder.txCount === 0)) break;
+      if (builder.txCount < this.settings.minTxsPerBlock || (i > 0 && builder.txCount === 0)) break;
       const block = builder.finish(manaUsed);
       await worldState.commit(fork);
       store.addProposedBlock(block);
@@ -188,8 +221,7 @@ export class Sequencer {
       epochOutHash: accumulateCheckpointOutHashes(outHashes),
       slotNumber: slot,
       timestamp,
-      coinbase: me.coinbase,
-      feeRecipient: me.feeRecipient,
+      ...credited,
       gasFees,
       totalManaUsed: blocks.reduce((sum, b) => sum + b.header.totalManaUsed, 0n),
     };
@@ -198,9 +230,7 @@ export class Sequencer {
     const committee = await rollup.epochCommittee(epoch);
     const attestations: Hex[] = await Promise.all(
       committee.map((member) => {
-        const local = this.o.validators.find(
-          (v) => v.attester.address.toLowerCase() === member.toLowerCase(),
-        );
+        const local = this.validators.find((v) => v.attester.address.toLowerCase() === member.toLowerCase());
         return local
           ? local.attester.signMessage({ message: { raw: digest } })
           : Promise.resolve('0x' as Hex);
@@ -239,7 +269,7 @@ export class Sequencer {
     let manaUsed = 0n;
     const reverted: { hash: Fr; reason: string }[] = [];
     for (const { hash, tx } of this.o.txs.pending()) {
-      if (builder.txCount >= this.o.maxTxsPerBlock) break;
+      if (builder.txCount >= this.settings.maxTxsPerBlock) break;
       if (used.has(hash)) continue;
       const max = tx.data.constants.gasSettings.maxFeesPerGas;
       if (max.feePerL2Gas < globals.gasFees.feePerL2Gas || max.feePerDaGas < globals.gasFees.feePerDaGas)

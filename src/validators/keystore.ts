@@ -39,10 +39,10 @@ export interface Validator {
   attester: PrivateKeyAccount;
   /** Sends this validator's L1 transactions. */
   publisher: PrivateKeyAccount;
-  /** L1 address credited for its blocks (the attester's address by default). */
-  coinbase: string;
-  /** L2 address credited with fees (0 by default). */
-  feeRecipient: bigint;
+  /** L1 address credited for its blocks; unset: the node's coinbase setting, else the attester's address. */
+  coinbase?: string;
+  /** L2 address credited with fees; unset: the node's feeRecipient setting, else 0. */
+  feeRecipient?: bigint;
 }
 
 export class KeystoreError extends Error {
@@ -70,8 +70,8 @@ export function loadKeystore(path: string): Validator[] {
     return {
       attester,
       publisher: v.publisher ? privateKeyToAccount(v.publisher) : attester,
-      coinbase: v.coinbase ?? attester.address.toLowerCase(),
-      feeRecipient: v.feeRecipient ?? 0n,
+      ...(v.coinbase === undefined ? {} : { coinbase: v.coinbase }),
+      ...(v.feeRecipient === undefined ? {} : { feeRecipient: v.feeRecipient }),
     };
   });
   const seen = new Set<string>();

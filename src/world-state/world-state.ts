@@ -159,6 +159,21 @@ export class WorldState implements CommittedReader {
     this.generation++;
   }
 
+  /**
+   * Clears every tree and writes genesis again (a forced rollback rebuilds from here). A crash
+   * in between leaves an empty store, which `open` turns into genesis.
+   */
+  async reset(): Promise<void> {
+    this.env.write(() => {
+      for (const db of [this.versions, this.leaves, this.journal, this.blocks, this.meta]) db.clearSync();
+      this.meta.putSync('schema', SCHEMA_VERSION);
+    });
+    this.latest = -1;
+    this.oldest = 0;
+    this.generation++;
+    this.createGenesis();
+  }
+
   /** Closes the store environment the world state was opened on. */
   async close(): Promise<void> {
     this.generation++;

@@ -37,7 +37,7 @@ const dir = mkdtempSync(join(tmpdir(), 'cairn-sequencer-'));
 const silent = pino({ level: 'silent' });
 
 const [payer] = devAccounts(1);
-const feeRecipientOf = (v: Validator) => v.feeRecipient;
+const feeRecipientOf = (v: Validator) => v.feeRecipient ?? 0n;
 
 /** Txs standing in for the mempool: pending until their effect is in the chain. */
 class QueueSource implements TxSource {
@@ -113,8 +113,7 @@ describe('sequencer, archiver and prover on L1', () => {
       chainId: 31337,
       rollupVersion: 1,
       maxBlocksPerCheckpoint: 2,
-      minTxsPerBlock: 0,
-      maxTxsPerBlock: 2,
+      settings: { minTxsPerBlock: 0, maxTxsPerBlock: 2 },
       txs,
       fees: new FeeOracle(rollup, constants),
       logger: silent,

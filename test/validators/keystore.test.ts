@@ -33,11 +33,11 @@ describe('validator keystore', () => {
     assert.equal(new Set(first.map((v) => v.attester.address)).size, 3);
   });
 
-  test('defaults: publisher = attester, coinbase = attester address, fee recipient 0', () => {
+  test('defaults: publisher = attester; coinbase and fee recipient left to the node', () => {
     const [v] = loadKeystore(file('defaults.json', { validators: [{ attester: KEY_A }] }));
     assert.equal(v!.publisher.address, v!.attester.address);
-    assert.equal(v!.coinbase, v!.attester.address.toLowerCase());
-    assert.equal(v!.feeRecipient, 0n);
+    assert.equal(v!.coinbase, undefined);
+    assert.equal(v!.feeRecipient, undefined);
     const [w] = loadKeystore(
       file('explicit.json', {
         validators: [

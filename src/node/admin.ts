@@ -1,0 +1,227 @@
+// Operator actions on a running node (the admin methods): live configuration, pausing sync and
+// block production, rolling the chain back, and reloading the validator keystore.
+import type { Logger } from 'pino';
+import type { Archiver } from '../archiver/archiver.js';
+import type { ChainStore } from '../archiver/chain-store.js';
+import type { Config } from '../config/settings.js';
+import type { AllowedElement } from '../core/constants.js';
+import { invalidParams, refused, unavailable } from '../core/errors.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
+import { KeystoreError, loadKeystore, type Validator } from '../validators/keystore.js';
+import {
+  type AdminConfig,
+  AdminConfigError,
+  type AdminConfigStore,
+  type AdminConfigUpdate,
+  type AdminSettings,
+  type AdminStates,
+  adminMemberJson,
+  adminSettingsOf,
+  resolveUpdate,
+  withAdminSettings,
+} from './admin-config.js';
+import type { ChainDriver } from './chain-driver.js';
+import type { TxService } from './tx-service.js';
+
+export interface NodeAdminOptions {
+  /** The node's live configuration, and how to replace it. */
+  config: () => Config;
+  replaceConfig: (config: Config) => void;
+  allowedSetupOf: (config: Config) => AllowedElement[];
+  store: AdminConfigStore;
+  driver: ChainDriver;
+  archiver: Archiver;
+  chain: ChainStore;
+  sequencer: Sequencer | undefined;
+  txs: TxService;
+  keystore: {
+    path: string;
+    /** The validators in use; replaced by a reload. */
+    validators: () => readonly Validator[];
+    replaceValidators: (validators: Validator[]) => void;
+  };
+  logger: Logger;
+}
+
+export class NodeAdmin {
+  /** The L1 publisher accounts set up at start: a reload cannot add any. */
+  private readonly startupPublishers: Set<string>;
+  /** One rollback or reload at a time. */
+  private busy: string | undefined;
+
+  constructor(private readonly o: NodeAdminOptions) {
+    this.startupPublishers = new Set(o.keystore.validators().map((v) => v.publisher.address.toLowerCase()));
+  }
+
+  states(): AdminStates {
+    const { sequencer, driver } = this.o;
+    return {
+      syncState: driver.isSyncPaused ? 'paused' : 'running',
+      sequencerState: sequencer === undefined ? 'none' : sequencer.isPaused ? 'paused' : 'running',
+    };
+  }
+
+  getConfig(): AdminConfig {
+    return { ...adminSettingsOf(this.o.config()), realProofs: false, ...this.states() };
+  }
+
+  /** Validates, saves, then applies: the changed settings take effect at once. */
+  setConfig(update: AdminConfigUpdate): void {
+    const before = adminSettingsOf(this.o.config());
+    let changes: Partial<AdminSettings>;
+    try {
+      changes = resolveUpdate(update, before, this.states());
+    } catch (err) {
+      if (err instanceof AdminConfigError) throw invalidParams(err.message);
+      throw err;
+    }
+    if (Object.keys(changes).length === 0) return;
+    this.o.store.save(changes);
+    const config = withAdminSettings(this.o.config(), changes);
+    this.o.replaceConfig(config);
+    this.apply(changes, config);
+    for (const [m, value] of Object.entries(changes)) {
+      const was = before[m as keyof AdminSettings];
+      this.o.logger.info(
+        `admin config: ${m} ${JSON.stringify(adminMemberJson(m as keyof AdminSettings, was))} → ${JSON.stringify(adminMemberJson(m as keyof AdminSettings, value))}`,
+      );
+    }
+  }
+
+  /** Hands changed settings to the components that use them. */
+  private apply(changes: Partial<AdminSettings>, config: Config): void {
+    const { driver, archiver, sequencer, txs } = this.o;
+    if (changes.archiverPollingIntervalMS !== undefined)
+      driver.setPollingInterval(changes.archiverPollingIntervalMS);
+    if (changes.archiverBatchSize !== undefined) archiver.setBatchBlocks(changes.archiverBatchSize);
+    sequencer?.configure({
+      minTxsPerBlock: config.minTxsPerBlock,
+      maxTxsPerBlock: config.maxTxsPerBlock,
+      coinbase: config.coinbase,
+      feeRecipient: config.feeRecipient,
+    });
+    txs.configure({
+      ...(changes.txPublicSetupAllowListExtend === undefined
+        ? {}
+        : { allowedSetup: this.o.allowedSetupOf(config) }),
+      ...(changes.maxPendingTxCount === undefined ? {} : { maxTxCount: changes.maxPendingTxCount }),
+    });
+  }
+
+  // ---- sync and block production -----------------------------------------------------------
+
+  async pauseSync(): Promise<void> {
+    const was = this.o.driver.isSyncPaused;
+    await this.o.driver.pauseSync();
+    if (!was) this.o.logger.info('sync paused: the archiver and world state stop following L1');
+  }
+
+  resumeSync(): void {
+    if (!this.o.driver.isSyncPaused) return;
+    this.o.driver.resumeSync();
+    this.o.logger.info('sync resumed');
+  }
+
+  pauseSequencer(): void {
+    const sequencer = this.requireSequencer('pause');
+    if (!sequencer.isPaused) this.o.logger.info('sequencer paused: no new blocks; pending txs stay');
+    sequencer.pause();
+  }
+
+  resumeSequencer(): void {
+    const sequencer = this.requireSequencer('resume');
+    if (sequencer.isPaused) this.o.logger.info('sequencer resumed');
+    sequencer.resume();
+  }
+
+  private requireSequencer(action: string): Sequencer {
+    if (this.o.sequencer === undefined)
+      throw unavailable(`Cannot ${action} sequencer: no sequencer is running on this node`);
+    return this.o.sequencer;
+  }
+
+  // ---- rollback ------------------------------------------------------------------------------
+
+  /**
+   * Pauses sync and unwinds the archiver and world state to block `target`; behind the
+   * finalized block only with `force`, which clears the world state and rebuilds it from the
+   * stored blocks. Sync resumes afterwards if `resumeSync`, and reads the rest from L1 again.
+   */
+  async rollbackTo(target: number, force: boolean, resumeSync: boolean): Promise<void> {
+    const { chain, driver, archiver, logger } = this.o;
+    const tips = chain.getTips();
+    if (target > tips.proposed.number) {
+      throw refused(`Cannot roll back to block ${target}: the latest block is ${tips.proposed.number}`);
+    }
+    const finalized = tips.finalized.block.number;
+    if (target < finalized && !force) {
+      throw refused(
+        `Cannot roll back to block ${target}: it is before the finalized block ${finalized} (force clears and rebuilds the world state)`,
+      );
+    }
+    this.claim('a rollback');
+    try {
+      await driver.pauseSync();
+      logger.info(`rolling back to block ${target}${force ? ' (forced)' : ''}`);
+      await driver.between(() =>
+        archiver.rollbackTo(target, { rebuildWorldState: force && target < finalized }),
+      );
+    } finally {
+      this.busy = undefined;
+      if (resumeSync) this.resumeSync();
+    }
+  }
+
+  /** Marks an exclusive operation under way; a second one is refused. */
+  private claim(what: string): void {
+    if (this.busy !== undefined) throw refused(`Cannot start ${what}: ${this.busy} is in progress`);
+    this.busy = what;
+  }
+
+  // ---- keystore ------------------------------------------------------------------------------
+
+  /**
+   * Re-reads the keystore file. Attester keys, coinbases and fee recipients change; L1
+   * publishers do not: a validator naming a publisher not set up at start rejects the reload,
+   * and nothing changes.
+   */
+  reloadKeystore(): { validators: number } {
+    const { keystore, sequencer, logger } = this.o;
+    if (sequencer === undefined) throw unavailable('Cannot reload the keystore: no sequencer is running');
+    let validators: Validator[];
+    try {
+      validators = loadKeystore(keystore.path);
+    } catch (err) {
+      if (err instanceof KeystoreError) throw refused(`keystore reload rejected: ${err.message}`);
+      throw err;
+    }
+    const byAttester = new Map(keystore.validators().map((v) => [v.attester.address.toLowerCase(), v]));
+    for (const v of validators) {
+      const publisher = v.publisher.address.toLowerCase();
+      if (this.startupPublishers.has(publisher)) continue;
+      const attester = v.attester.address.toLowerCase();
+      const named = v.publisher !== v.attester;
+      const known = byAttester.get(attester);
+      if (named || (known !== undefined && known.publisher.address.toLowerCase() !== publisher)) {
+        throw refused(
+          `keystore reload rejected: validator ${attester} uses publisher ${publisher}, which was not configured at startup; publishers cannot be hot-reloaded (restart the node to add one)`,
+        );
+      }
+      logger.warn(
+        `validator ${attester} names no publisher: it sends its L1 transactions from its attester address, which was not a publisher at startup; make sure it holds ETH`,
+      );
+    }
+    const before = new Set(byAttester.keys());
+    const after = new Set(validators.map((v) => v.attester.address.toLowerCase()));
+    keystore.replaceValidators(validators);
+    sequencer.setValidators(validators);
+    const added = [...after].filter((a) => !before.has(a));
+    const removed = [...before].filter((a) => !after.has(a));
+    logger.info(
+      `keystore reloaded from ${keystore.path}: ${validators.length} validators` +
+        (added.length ? `; added ${added.join(', ')}` : '') +
+        (removed.length ? `; removed ${removed.join(', ')}` : ''),
+    );
+    return { validators: validators.length };
+  }
+}

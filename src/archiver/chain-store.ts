@@ -42,6 +42,8 @@ function decode<T>(bytes: Uint8Array): T {
 
 /** The layout of the log and contract indexes; a store with another is reindexed at start. */
 const INDEX_VERSION = 1;
+/** The store's layout version, recorded in snapshots. */
+export const ARCHIVER_SCHEMA_VERSION = INDEX_VERSION;
 
 /** Decoded blocks and checkpoints kept in memory; reads of recent ones are the hot path. */
 const CACHE_ENTRIES = 512;
@@ -192,6 +194,11 @@ export class ChainStore {
   }
 
   // ---- checkpoints -------------------------------------------------------------------------
+
+  /** A consistent copy of the archiver store (see StoreEnvironment.backup). */
+  backup(dir: string): Promise<string> {
+    return this.env.backup(dir);
+  }
 
   get latestCheckpointNumber(): number {
     return (this.meta.get('latestCheckpoint') as number | undefined) ?? 0;

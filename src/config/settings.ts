@@ -250,6 +250,25 @@ export const SETTINGS = {
     true,
     "Build and propose blocks in the slots of the keystore's validators; false follows the chain without proposing",
   ),
+  snapshotUrl: optionalSetting(
+    nonEmpty,
+    'string',
+    'Bootstrap a new node (empty data directory) from the newest snapshot at this location (file:///path, s3://bucket/prefix or http(s)://), then sync from L1; needs l1RpcUrl',
+    { placeholder: 'url' },
+  ),
+  s3Endpoint: optionalSetting(
+    z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+    'string',
+    'S3 endpoint for s3:// snapshot locations (an S3-compatible server); default: AWS',
+    { placeholder: 'url' },
+  ),
+  s3Region: setting(nonEmpty, 'string', 'us-east-1', 'S3 region for s3:// snapshot locations'),
+  s3AccessKeyId: optionalSetting(
+    nonEmpty,
+    'string',
+    "S3 access key id for s3:// snapshot locations; default: the AWS SDK's usual sources (AWS_ACCESS_KEY_ID, profiles)",
+  ),
+  s3SecretAccessKey: optionalSetting(nonEmpty, 'string', 'S3 secret access key, with s3AccessKeyId'),
   keystorePath: optionalSetting(
     nonEmpty,
     'string',

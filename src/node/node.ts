@@ -1,6 +1,7 @@
 // The composition root: builds the node's components from the configuration, owns
 // their lifecycle, and answers the questions the API asks of the node as a whole.
 
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createTestClient, http } from 'viem';
@@ -34,6 +35,8 @@ import { FeeOracle } from '../l1/fee-oracle.js';
 import { type MessageSentEvent, messageSentIn, RollupClient } from '../l1/rollup-client.js';
 import { DevProver } from '../prover/dev-prover.js';
 import { Sequencer } from '../sequencer/sequencer.js';
+import type { S3Settings } from '../snapshots/file-store.js';
+import type { SnapshotEntry } from '../snapshots/snapshot-index.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
 import { ensureDevKeystore, loadKeystore, type Validator } from '../validators/keystore.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../world-state/index.js';
@@ -46,6 +49,13 @@ import { FunctionSignatureBook } from './function-signatures.js';
 import { LogQueries } from './log-queries.js';
 import { errorSummary } from './logger.js';
 import { MessageQueries } from './message-queries.js';
+import {
+  isFreshDataDir,
+  restoreSnapshot,
+  SNAPSHOT_DATABASES,
+  SnapshotUploader,
+  verifyRestoredSnapshot,
+} from './snapshots.js';
 import { StateQueries } from './state-queries.js';
 import { TxService } from './tx-service.js';
 
@@ -59,6 +69,16 @@ export interface NodeInfo {
   /** Whether tx proofs are verified for real; cairn's only verifier is the dev verifier. */
   realProofs: boolean;
   txsLimits: { gas: { daGas: number; l2Gas: number } };
+}
+
+/** S3 access for snapshot locations, from the settings. */
+function s3SettingsOf(config: Config): S3Settings {
+  return {
+    region: config.s3Region,
+    ...(config.s3Endpoint === undefined ? {} : { endpoint: config.s3Endpoint }),
+    ...(config.s3AccessKeyId === undefined ? {} : { accessKeyId: config.s3AccessKeyId }),
+    ...(config.s3SecretAccessKey === undefined ? {} : { secretAccessKey: config.s3SecretAccessKey }),
+  };
 }
 
 export type NodeState = 'starting' | 'running' | 'stopping' | 'stopped';
@@ -75,6 +95,7 @@ export class CairnNode {
 
   private liveConfig: Config;
   readonly admin: NodeAdmin;
+  readonly snapshots: SnapshotUploader;
 
   private constructor(
     config: Config,
@@ -124,6 +145,19 @@ export class CairnNode {
       },
       logger,
     });
+    this.snapshots = new SnapshotUploader({
+      driver,
+      chain,
+      worldState,
+      dataDir: dataDir.path,
+      meta: () => ({
+        l1ChainId: l1.chainId,
+        rollupVersion: this.liveConfig.rollupVersion,
+        rollupAddress: l1.addresses.rollupAddress,
+      }),
+      s3: s3SettingsOf(config),
+      logger: logger.child({ component: 'snapshot' }),
+    });
   }
 
   /** The configuration in force: the startup settings with the admin changes applied. */
@@ -163,10 +197,13 @@ export class CairnNode {
     let mempoolStore: StoreEnvironment | undefined;
     let worldState: WorldState | undefined;
     let l1: L1Connection | undefined;
+    let restored: SnapshotEntry | undefined;
+    let verified = false;
     try {
       nodeStore = openEnvironment(dataDir.path, 'node');
       const adminStore = new AdminConfigStore(nodeStore);
       const config = applySavedAdminConfig(startupConfig, adminStore, logger);
+      restored = await CairnNode.restoreSnapshotIfAsked(config, dataDir, logger);
       worldState = await WorldState.open(openEnvironment(dataDir.path, 'world-state'), {
         historyBlocks: config.worldStateHistoryBlocks,
         genesisPublicData: devAccountsGenesisData(devAccounts(config.devAccounts)),
@@ -190,6 +227,11 @@ export class CairnNode {
           ),
       });
       chain.initialize(genesisBlockOf(worldState));
+      if (restored !== undefined) {
+        verifyRestoredSnapshot(restored, chain, worldState);
+        logger.info(`snapshot of block ${restored.l2BlockNumber} restored and checked; syncing the rest from L1`);
+      }
+      verified = true;
       const rollup = new RollupClient(l1);
       const constants = await rollup.constants(config.l1BlockTime);
       const archiver = new Archiver({
@@ -321,9 +363,42 @@ export class CairnNode {
       await worldState?.close();
       await mempoolStore?.close();
       await nodeStore?.close();
+      // A restored snapshot that did not check out must not be mistaken for this node's data.
+      if (restored !== undefined && !verified) {
+        for (const name of SNAPSHOT_DATABASES) rmSync(join(dataDir.path, name), { recursive: true, force: true });
+      }
       dataDir.release();
       throw err;
     }
+  }
+
+  /** With snapshotUrl and an empty data directory: restores the newest snapshot there, if any. */
+  private static async restoreSnapshotIfAsked(
+    config: Config,
+    dataDir: DataDir,
+    logger: Logger,
+  ): Promise<SnapshotEntry | undefined> {
+    if (config.snapshotUrl === undefined) return undefined;
+    if (config.l1RpcUrl === undefined || config.l1ContractAddresses === undefined) {
+      throw new Error(
+        'snapshotUrl needs l1RpcUrl and l1ContractAddresses: a snapshot belongs to a rollup deployed on an existing L1',
+      );
+    }
+    if (!isFreshDataDir(dataDir.path)) {
+      logger.info(`the data directory already holds a chain: not restoring from ${config.snapshotUrl}`);
+      return undefined;
+    }
+    return restoreSnapshot({
+      location: config.snapshotUrl,
+      dataDir: dataDir.path,
+      meta: {
+        l1ChainId: config.l1ChainId,
+        rollupVersion: config.rollupVersion,
+        rollupAddress: config.l1ContractAddresses.rollupAddress,
+      },
+      s3: s3SettingsOf(config),
+      logger: logger.child({ component: 'snapshot' }),
+    });
   }
 
   /** The validator keystore: a dev keystore of new keys unless keystorePath names one. */
@@ -551,6 +626,7 @@ export class CairnNode {
       uptimeSeconds: Math.floor((Date.now() - this.startedAt) / 1000),
       clock: this.clock.mode,
       ...this.admin.states(),
+      snapshotUpload: this.snapshots.current,
       chain: {
         latestBlock: this.chain.latestBlockNumber,
         latestCheckpoint: this.chain.latestCheckpointNumber,

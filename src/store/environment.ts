@@ -22,6 +22,11 @@ export interface StoreEnvironment {
   write<T>(fn: () => T): T;
   /** Runs `fn` with a read transaction that sees one committed version throughout. */
   snapshot<T>(fn: (txn: Transaction) => T): T;
+  /**
+   * Copies the environment, compacted, as one consistent version into `dir` (created) as
+   * `data.mdb`, while readers and writers go on; returns the file's path.
+   */
+  backup(dir: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -61,6 +66,11 @@ export function openEnvironment(dataDir: string, name: string): StoreEnvironment
       } finally {
         txn.done();
       }
+    },
+    async backup(dir) {
+      mkdirSync(dir, { recursive: true });
+      await root.backup(dir, true);
+      return join(dir, 'data.mdb');
     },
     async close() {
       if (closed) return;

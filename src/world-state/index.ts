@@ -3,4 +3,4 @@
 export { genesisBlockHashOf } from './genesis.js';
 export * from './types.js';
 export { DuplicateLeafError } from './view.js';
-export { WorldState } from './world-state.js';
+export { WORLD_STATE_SCHEMA_VERSION, WorldState } from './world-state.js';

@@ -38,7 +38,9 @@ import { type CommittedReader, decodePreimage, encodePreimage, View, ZERO_HASHES
 
 const SNAPSHOT_BYTES = 32 + 6;
 /** The layout of the stored data; a store written with another layout is refused. */
-const SCHEMA_VERSION = 2;
+/** The store's layout; a snapshot is only restored into a node that reads the same one. */
+export const WORLD_STATE_SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = WORLD_STATE_SCHEMA_VERSION;
 const EMPTY_SNAPSHOTS = TREE_IDS.map((tree) => ({ root: ZERO_HASHES[TREE_HEIGHTS[tree]]!, size: 0 }));
 
 function encodeSnapshots(roots: Buffer[], sizes: number[]): Buffer {
@@ -172,6 +174,11 @@ export class WorldState implements CommittedReader {
     this.oldest = 0;
     this.generation++;
     this.createGenesis();
+  }
+
+  /** A consistent copy of the world-state store (see StoreEnvironment.backup). */
+  backup(dir: string): Promise<string> {
+    return this.env.backup(dir);
   }
 
   /** Closes the store environment the world state was opened on. */

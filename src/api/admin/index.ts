@@ -103,6 +103,23 @@ export function adminMethods(node: CairnNode): RpcMethod[] {
       result: voidResult,
       handler: (target, f) => admin.rollbackTo(target, f ?? false, true),
     }),
+    ...defineMethods(BOTH, {
+      name: 'startSnapshotUpload',
+      summary:
+        'Starts a snapshot upload and returns at once: sync pauses while the archiver and world-state stores are copied, then the copies are uploaded with an index.json entry; progress is logged',
+      params: [
+        {
+          name: 'location',
+          schema: z
+            .string()
+            .min(1)
+            .describe('Where to upload: file:///absolute/path or s3://bucket/prefix (?endpoint=… optional)'),
+        },
+      ],
+      resultName: 'void',
+      result: voidResult,
+      handler: (location) => node.snapshots.start(location),
+    }),
     defineMethod({
       namespace: 'svcAdmin',
       name: 'reloadKeystore',

@@ -272,7 +272,7 @@ export const SETTINGS = {
   keystorePath: optionalSetting(
     nonEmpty,
     'string',
-    'Validator keystore (JSON); default <dataDir>/keystore.json, created with devValidators new keys if missing',
+    'Validator keystore (JSON, see docs/operations.md); default <dataDir>/keystore.json, created with devValidators new keys if missing',
     { placeholder: 'path' },
   ),
   devValidators: setting(

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { devAccounts, NodeClient, prepareTx, randomFr } from '../../src/client/index.js';
-import { type CairnProcess, startCairn } from '../helpers/process.js';
+import { type CairnProcess, slotStepper, startCairn } from '../helpers/process.js';
 import { call, result } from '../helpers/rpc.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-admin-'));
@@ -36,13 +36,8 @@ describe('admin operations on a real node', () => {
   const pub = (m: string, p?: unknown) => result(node.publicUrl, m, p) as Promise<any>;
   const admin = (m: string, p?: unknown) => result(node.adminUrl, m, p) as Promise<any>;
   const adminCall = (m: string, p?: unknown) => call(node.adminUrl, m, p);
-  let slot = 0;
-  /** Moves to the next slot (its proposer builds if it can); returns the latest block number. */
-  const nextSlot = async () => {
-    slot = Math.max(slot, ((await pub('svc_getSyncedL2SlotNumber')) as number | null) ?? 0) + 1;
-    await admin('svcDev_advanceToSlot', [slot]);
-    return (await pub('svc_getBlockNumber')) as number;
-  };
+  /** The next slot (its proposer builds if it can); resolves with the latest block number. */
+  const nextSlot = slotStepper(() => node);
   const start = async () => {
     node = await startCairn(args);
     client = new NodeClient(node.publicUrl);

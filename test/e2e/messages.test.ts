@@ -20,7 +20,7 @@ import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { toHex32 } from '../../src/core/field.js';
 import { verifyL2ToL1Membership } from '../../src/core/out-hash.js';
 import { mapStorageSlot } from '../../src/execution/public-storage.js';
-import { type CairnProcess, type RunResult, runCairn, startCairn } from '../helpers/process.js';
+import { type CairnProcess, type RunResult, runCairn, slotStepper, startCairn } from '../helpers/process.js';
 import { call, result } from '../helpers/rpc.js';
 import { rootFromPath } from '../world-state/model.js';
 
@@ -37,13 +37,8 @@ describe('messages between L1 and L2 on a real node', () => {
   let client: NodeClient;
   const pub = (m: string, p?: unknown) => result(node.publicUrl, m, p) as Promise<any>;
   const dev = (m: string, p?: unknown) => result(node.adminUrl, m, p) as Promise<any>;
-  let slot = 0;
-  const nextBlock = async () => {
-    // Other steps mine L1 blocks too, which moves L1 time: start from where L1 is.
-    slot = Math.max(slot, ((await pub('svc_getSyncedL2SlotNumber')) as number | null) ?? 0) + 1;
-    await dev('svcDev_advanceToSlot', [slot]);
-    return (await pub('svc_getBlockNumber')) as number;
-  };
+  /** The next slot (its proposer builds if it can); resolves with the latest block number. */
+  const nextBlock = slotStepper(() => node);
   /** Builds blocks until the message's checkpoint has inserted it; returns that block. */
   const untilInserted = async (messageHash: string) => {
     for (let i = 0; i < 8; i++) {

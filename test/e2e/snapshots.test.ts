@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { openFileStore } from '../../src/snapshots/file-store.js';
 import { readIndex } from '../../src/snapshots/snapshot-index.js';
-import { type CairnProcess, startCairn } from '../helpers/process.js';
+import { type CairnProcess, slotStepper, startCairn } from '../helpers/process.js';
 import { call, result } from '../helpers/rpc.js';
 import { type LocalS3, startS3 } from '../snapshots/servers.js';
 
@@ -27,12 +27,8 @@ describe('snapshots on real nodes', () => {
   let folder: string;
   const pub = (m: string, p?: unknown) => result(source.publicUrl, m, p) as Promise<any>;
   const admin = (m: string, p?: unknown) => result(source.adminUrl, m, p) as Promise<any>;
-  let slot = 0;
-  const nextBlock = async () => {
-    slot = Math.max(slot, ((await pub('svc_getSyncedL2SlotNumber')) as number | null) ?? 0) + 1;
-    await admin('svcDev_advanceToSlot', [slot]);
-    return (await pub('svc_getBlockNumber')) as number;
-  };
+  /** The next slot (its proposer builds if it can); resolves with the latest block number. */
+  const nextBlock = slotStepper(() => source);
   /** Waits until the upload under way has ended; returns how it ended. */
   const uploaded = async () => {
     for (let i = 0; i < 200; i++) {
@@ -153,7 +149,8 @@ describe('snapshots on real nodes', () => {
     const files = join(location, folder);
     const worldState = readdirSync(files).find((f) => f.startsWith('world-state-'))!;
     const raw = gunzipSync(readFileSync(join(files, worldState)));
-    raw[raw.length >> 1] ^= 0xff;
+    const middle = raw.length >> 1;
+    raw[middle] = raw[middle]! ^ 0xff;
     writeFileSync(join(files, worldState), gzipSync(raw));
     const dataDir = join(dir, 'corrupt-data');
     await assert.rejects(

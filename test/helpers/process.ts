@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { result } from './rpc.js';
 
 export const CAIRN_BIN = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
 
@@ -97,5 +98,21 @@ export async function startCairn(
       rmSync(dir, { recursive: true, force: true });
       return code;
     },
+  };
+}
+
+/**
+ * For a node with the manual clock: a function that moves L1 to the next slot — after the last one
+ * it moved to and after the slot L1 is in (other steps mine L1 blocks too) — so that the slot's
+ * proposer builds; it resolves with the latest block number. `node` is read at each call, so the
+ * node may be restarted in between.
+ */
+export function slotStepper(node: () => CairnProcess): () => Promise<number> {
+  let slot = 0;
+  return async () => {
+    const { publicUrl, adminUrl } = node();
+    slot = Math.max(slot, ((await result(publicUrl, 'svc_getSyncedL2SlotNumber')) as number | null) ?? 0) + 1;
+    await result(adminUrl, 'svcDev_advanceToSlot', [slot]);
+    return (await result(publicUrl, 'svc_getBlockNumber')) as number;
   };
 }

@@ -154,7 +154,7 @@ export class AdminConfigStore {
     const saved = this.db.get('values') ?? {};
     const values: Record<string, unknown> = {};
     for (const [m, json] of Object.entries(saved)) {
-      if (!(m in ADMIN_MEMBERS)) {
+      if (!Object.hasOwn(ADMIN_MEMBERS, m)) {
         warn(`saved admin config member ${m} is not known to this version: ignored`);
         continue;
       }

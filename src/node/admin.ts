@@ -8,6 +8,7 @@ import type { AllowedElement } from '../core/constants.js';
 import { invalidParams, refused, unavailable } from '../core/errors.js';
 import type { Sequencer } from '../sequencer/sequencer.js';
 import { KeystoreError, loadKeystore, type Validator } from '../validators/keystore.js';
+import type { WorldState } from '../world-state/index.js';
 import {
   type AdminConfig,
   AdminConfigError,
@@ -32,6 +33,7 @@ export interface NodeAdminOptions {
   driver: ChainDriver;
   archiver: Archiver;
   chain: ChainStore;
+  worldState: WorldState;
   sequencer: Sequencer | undefined;
   txs: TxService;
   keystore: {
@@ -148,7 +150,7 @@ export class NodeAdmin {
    * stored blocks. Sync resumes afterwards if `resumeSync`, and reads the rest from L1 again.
    */
   async rollbackTo(target: number, force: boolean, resumeSync: boolean): Promise<void> {
-    const { chain, driver, archiver, logger } = this.o;
+    const { chain, driver, archiver, worldState, logger } = this.o;
     const tips = chain.getTips();
     if (target > tips.proposed.number) {
       throw refused(`Cannot roll back to block ${target}: the latest block is ${tips.proposed.number}`);
@@ -163,9 +165,11 @@ export class NodeAdmin {
     try {
       await driver.pauseSync();
       logger.info(`rolling back to block ${target}${force ? ' (forced)' : ''}`);
-      await driver.between(() =>
-        archiver.rollbackTo(target, { rebuildWorldState: force && target < finalized }),
-      );
+      await driver.between(() => {
+        // Behind the finalized block, or behind the world state's history: only a rebuild gets there.
+        const rebuild = force && (target < finalized || target < worldState.oldestBlockNumber);
+        return archiver.rollbackTo(target, { rebuildWorldState: rebuild });
+      });
     } finally {
       this.busy = undefined;
       if (resumeSync) this.resumeSync();

@@ -134,6 +134,7 @@ export class CairnNode {
       driver,
       archiver,
       chain,
+      worldState,
       sequencer,
       txs,
       keystore: {
@@ -229,7 +230,9 @@ export class CairnNode {
       chain.initialize(genesisBlockOf(worldState));
       if (restored !== undefined) {
         verifyRestoredSnapshot(restored, chain, worldState);
-        logger.info(`snapshot of block ${restored.l2BlockNumber} restored and checked; syncing the rest from L1`);
+        logger.info(
+          `snapshot of block ${restored.l2BlockNumber} restored and checked; syncing the rest from L1`,
+        );
       }
       verified = true;
       const rollup = new RollupClient(l1);
@@ -365,7 +368,8 @@ export class CairnNode {
       await nodeStore?.close();
       // A restored snapshot that did not check out must not be mistaken for this node's data.
       if (restored !== undefined && !verified) {
-        for (const name of SNAPSHOT_DATABASES) rmSync(join(dataDir.path, name), { recursive: true, force: true });
+        for (const name of SNAPSHOT_DATABASES)
+          rmSync(join(dataDir.path, name), { recursive: true, force: true });
       }
       dataDir.release();
       throw err;

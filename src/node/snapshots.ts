@@ -121,7 +121,9 @@ export class SnapshotUploader {
         // Between passes, so that no rollback (or dev operation) runs while the copies are made.
         entry = await driver.between(async () => {
           const tip = chain.getTips().proposed;
-          logger.info(`snapshot: sync paused; copying the archiver and world-state stores at block ${tip.number}`);
+          logger.info(
+            `snapshot: sync paused; copying the archiver and world-state stores at block ${tip.number}`,
+          );
           files.archiver = await chain.backup(join(staging, 'archiver'));
           files['world-state'] = await worldState.backup(join(staging, 'world-state'));
           return {
@@ -229,7 +231,11 @@ export async function restoreSnapshot(o: {
  * as its latest, and the world state is at that block with the archive root its header names.
  * Throws on any difference.
  */
-export function verifyRestoredSnapshot(entry: SnapshotEntry, chain: ChainStore, worldState: WorldState): void {
+export function verifyRestoredSnapshot(
+  entry: SnapshotEntry,
+  chain: ChainStore,
+  worldState: WorldState,
+): void {
   const block = chain.getBlock(entry.l2BlockNumber);
   const problems: string[] = [];
   if (block === undefined || toHex32(block.hash) !== entry.l2BlockHash)
@@ -240,7 +246,9 @@ export function verifyRestoredSnapshot(entry: SnapshotEntry, chain: ChainStore, 
     problems.push(`the world state is at block ${worldState.latestBlockNumber}, not ${entry.l2BlockNumber}`);
   else if (block !== undefined) {
     const root = worldState.at(entry.l2BlockNumber).snapshot(TreeId.ARCHIVE).root;
-    if (root !== block.archive.root) problems.push('the world-state archive root differs from the block header');
+    if (root !== block.archive.root)
+      problems.push('the world-state archive root differs from the block header');
   }
-  if (problems.length > 0) throw new Error(`the restored snapshot does not check out: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new Error(`the restored snapshot does not check out: ${problems.join('; ')}`);
 }

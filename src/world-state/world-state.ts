@@ -150,7 +150,7 @@ export class WorldState implements CommittedReader {
     }
     if (blockNumber < this.oldest) {
       throw refused(
-        `cannot roll back to block ${blockNumber}: world-state history starts at block ${this.oldest}`,
+        `cannot roll back to block ${blockNumber}: world-state history starts at block ${this.oldest} (a forced rollback rebuilds it)`,
       );
     }
     this.env.write(() => {

@@ -1,49 +1,9 @@
-// Database snapshots on real `cairn start` processes: how long an upload takes and how long it holds
-// sync, how big the files are, and how much faster a new node is ready from a snapshot than from L1.
-// The chain is built first (not measured) on a node with the manual clock and its embedded L1, with
-// its data in a directory of this bench (so the stores can be measured): BENCH_TXS txs from the 10 dev
-// accounts in turn, each with 32 private logs of 16 random fields, 16 nullifiers (the protocol one
-// plus 15) and 4 note hashes, in rounds of TXS_PER_BLOCK (one JSON-RPC batch of svc_sendTx, then
-// svcDev_advanceToSlot until the mempool is empty). Then, with the chain standing still:
-//   snapshot-upload-file   svcAdmin_startSnapshotUpload('file://…') until GET /status shows a
-//                          successful lastResult; the sync pause is read from the node's log lines
-//                          ("snapshot: sync paused" → "copies made, sync resumed", pino `time`)
-//   snapshot-upload-s3     the same to a local S3 (s3rver, in this process)
-//   snapshot-files         the live stores (data.mdb), the compacted copies (the uncompressed .gz
-//                          content) and the .gz files, per store
-//   snapshot-follower      a node (--sequencer false) on the source's L1 started with
-//                          --snapshot-url file://…: from its spawn until its svc_getChainTips equals
-//                          the source's (and its world state's latest block hash too)
-//   snapshot-follower-l1   the same without --snapshot-url: the whole chain synced from L1
-// Prints one line per figure (sizes in MiB):
-//   BENCH snapshot-upload-<file|s3> total_ms=<n> request_to_pause_ms=<n> pause_ms=<n> upload_ms=<n>
-//         mb=<n> gz_mb=<n> gz_mb_per_s=<n>
-//         (total: the request to lastResult.at; request_to_pause: to the "sync paused" line; pause:
-//         that line to "sync resumed"; upload: from there to lastResult.at, compressing and writing
-//         both files and index.json; mb and gz_mb: both stores' copies and their .gz files)
-//   BENCH snapshot-files store=<name> live_mb=<n> copy_mb=<n> gz_mb=<n> ratio=<n>
-//   BENCH snapshot-follower[-l1] ready_ms=<n> synced_ms=<n> [restore_ms=<n>] blocks=<n>
-//         (from the spawn: ready, when it listens, which is after its first sync pass — up to
-//         archiverBatchSize L1 blocks, so the whole chain here; synced, when its tips equal the
-//         source's; restore: its log lines "restoring the snapshot" → "snapshot … restored and checked")
-// and on stderr how long building the chain took and a readable summary.
-//   npm run build && node --import tsx bench/snapshots.bench.ts
-// BENCH_TXS (960) changes the size of the chain (the stores grow about linearly with it).
-import { spawn } from 'node:child_process';
-import {
-  createReadStream,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { devAccounts, NodeClient, randomFr, toWire } from '../src/client/index.js';
-import { CAIRN_BIN, type CairnProcess, startCairn } from '../test/helpers/process.js';
+import { type CairnProcess, followerFlags, startCairn } from '../test/helpers/process.js';
 import { result } from '../test/helpers/rpc.js';
 import { startS3 } from '../test/snapshots/servers.js';
 import {
@@ -113,49 +73,12 @@ const work = mkdtempSync(join(tmpdir(), 'cairn-bench-snapshots-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
 /**
- * As startCairn (test/helpers/process.ts), but waiting up to FOLLOWER_TIMEOUT_MS for the node to
- * listen: a node syncs what L1 holds (up to archiverBatchSize L1 blocks) before it listens, which
- * for the whole chain takes longer than startCairn waits.
+ * startCairn, waiting up to FOLLOWER_TIMEOUT_MS for the node to listen: a node syncs what L1 holds
+ * (up to archiverBatchSize L1 blocks) before it listens, which for the whole chain takes longer
+ * than startCairn's default wait.
  */
-async function startFollower(args: string[]): Promise<CairnProcess> {
-  const dir = mkdtempSync(join(work, 'follower-'));
-  const readyFile = join(dir, 'ready.json');
-  const child = spawn(process.execPath, [
-    CAIRN_BIN,
-    'start',
-    '--ephemeral',
-    '--port',
-    '0',
-    '--admin-port',
-    '0',
-    '--ready-file',
-    readyFile,
-    ...args,
-  ]);
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + FOLLOWER_TIMEOUT_MS;
-  while (!existsSync(readyFile)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the follower did not become ready (exit ${child.exitCode}):\n${output.slice(-4000)}`);
-    }
-    await sleep(POLL_MS);
-  }
-  const urls = JSON.parse(readFileSync(readyFile, 'utf8')) as { public: string; admin: string };
-  return {
-    child,
-    publicUrl: urls.public,
-    adminUrl: urls.admin,
-    readyFile,
-    output: () => output,
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode === null) child.kill(signal);
-      return await exited;
-    },
-  };
+function startFollower(args: string[]): Promise<CairnProcess> {
+  return startCairn(args, {}, [], FOLLOWER_TIMEOUT_MS);
 }
 
 const sourceDataDir = join(work, 'source');
@@ -299,23 +222,7 @@ await benchOnNode('snapshots', node, async () => {
     }
 
     // ---- followers ---------------------------------------------------------------------------------
-    const info = (await pub('svc_getNodeInfo')) as { l1ContractAddresses: Record<string, string> };
-    const a = info.l1ContractAddresses;
-    const l1Url = /embedded L1 (http:\/\/[0-9.:]+)/.exec(node.output())?.[1];
-    check(l1Url !== undefined, 'no embedded L1 URL in the node output');
-    const l1Flags = [
-      '--l1-rpc-url',
-      l1Url,
-      '--l1-contract-addresses',
-      JSON.stringify({
-        rollupAddress: a.rollupAddress,
-        registryAddress: a.registryAddress,
-        inboxAddress: a.inboxAddress,
-        outboxAddress: a.outboxAddress,
-        feeJuiceAddress: a.feeJuiceAddress,
-        feeJuicePortalAddress: a.feeJuicePortalAddress,
-      }),
-    ];
+    const l1Flags = await followerFlags(node);
     const sourceWorldState = ((await pub('svc_getWorldStateSyncStatus')) as { latestBlockHash: string })
       .latestBlockHash;
     /** Starts a follower with `flags`; times its start and its reaching the source's tips. */

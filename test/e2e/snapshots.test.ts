@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { openFileStore } from '../../src/snapshots/file-store.js';
 import { readIndex } from '../../src/snapshots/snapshot-index.js';
-import { type CairnProcess, slotStepper, startCairn } from '../helpers/process.js';
+import { type CairnProcess, followerFlags, slotStepper, startCairn } from '../helpers/process.js';
 import { call, result } from '../helpers/rpc.js';
 import { type LocalS3, startS3 } from '../snapshots/servers.js';
 
@@ -73,20 +73,7 @@ describe('snapshots on real nodes', () => {
     source = await startCairn(['--clock', 'manual', ...s3Flags]);
     const info = await pub('svc_getNodeInfo');
     const a = info.l1ContractAddresses;
-    const l1Url = /embedded L1 (http:\/\/[0-9.:]+)/.exec(source.output())![1]!;
-    l1Flags = [
-      '--l1-rpc-url',
-      l1Url,
-      '--l1-contract-addresses',
-      JSON.stringify({
-        rollupAddress: a.rollupAddress,
-        registryAddress: a.registryAddress,
-        inboxAddress: a.inboxAddress,
-        outboxAddress: a.outboxAddress,
-        feeJuiceAddress: a.feeJuiceAddress,
-        feeJuicePortalAddress: a.feeJuicePortalAddress,
-      }),
-    ];
+    l1Flags = await followerFlags(source);
     folder = `cairn-${info.l1ChainId}-${info.rollupVersion}-${a.rollupAddress.toLowerCase()}`;
   });
   after(async () => {

@@ -54,6 +54,8 @@ export async function startCairn(
   extraArgs: string[] = [],
   env: NodeJS.ProcessEnv = {},
   nodeFlags: string[] = [],
+  /** How long to wait for the node to listen (it syncs what L1 holds first). */
+  readyTimeoutMs = 20_000,
 ): Promise<CairnProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
   const readyFile = join(dir, 'ready.json');
@@ -76,7 +78,7 @@ export async function startCairn(
   child.stderr?.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + readyTimeoutMs;
   while (!existsSync(readyFile)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -115,4 +117,26 @@ export function slotStepper(node: () => CairnProcess): () => Promise<number> {
     await result(adminUrl, 'svcDev_advanceToSlot', [slot]);
     return (await result(publicUrl, 'svc_getBlockNumber')) as number;
   };
+}
+
+/**
+ * Flags that make another node follow `node`'s embedded L1: its L1 URL (from the node's output)
+ * and its rollup contracts.
+ */
+export async function followerFlags(node: CairnProcess): Promise<string[]> {
+  const info = (await result(node.publicUrl, 'svc_getNodeInfo')) as {
+    l1ContractAddresses: Record<string, string>;
+  };
+  const a = info.l1ContractAddresses;
+  const l1Url = /embedded L1 (http:\/\/[0-9.:]+)/.exec(node.output())?.[1];
+  if (l1Url === undefined) throw new Error('the node runs no embedded L1 (no URL in its output)');
+  const addresses = {
+    rollupAddress: a.rollupAddress,
+    registryAddress: a.registryAddress,
+    inboxAddress: a.inboxAddress,
+    outboxAddress: a.outboxAddress,
+    feeJuiceAddress: a.feeJuiceAddress,
+    feeJuicePortalAddress: a.feeJuicePortalAddress,
+  };
+  return ['--l1-rpc-url', l1Url, '--l1-contract-addresses', JSON.stringify(addresses)];
 }

@@ -4,61 +4,22 @@
 // re-executed from the stored blocks; catchUpWorldState brings a world state that is behind (or
 // ahead of) the store level with it.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import pino from 'pino';
-import { createTestClient, type Hex, http } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { Archiver } from '../../src/archiver/archiver.js';
-import { ChainStore } from '../../src/archiver/chain-store.js';
-import { genesisBlockOf } from '../../src/archiver/genesis.js';
-import { type L2Block, RevertCode, type TxEffect } from '../../src/core/block.js';
-import { checkpointHeaderHash, emptyCheckpointHeader } from '../../src/core/block-header.js';
-import { encodeCheckpointBody } from '../../src/core/checkpoint-body.js';
-import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../../src/core/out-hash.js';
-import { epochOfSlot, type L1RollupConstants, slotStart } from '../../src/core/time.js';
-import type { L1Connection } from '../../src/l1/connect.js';
-import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../../src/l1/deploy.js';
-import { RollupClient } from '../../src/l1/rollup-client.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
-import { openEnvironment } from '../../src/store/environment.js';
-import {
-  genesisBlockHashOf,
-  TREE_IDS,
-  TreeId,
-  type TreeSnapshot,
-  WorldState,
-} from '../../src/world-state/index.js';
-import { startTestL1 } from '../helpers/l1.js';
+import type { Archiver } from '../../src/archiver/archiver.js';
+import type { ChainStore } from '../../src/archiver/chain-store.js';
+import type { L2Block, TxEffect } from '../../src/core/block.js';
+import { accumulateCheckpointOutHashes } from '../../src/core/out-hash.js';
+import type { L1RollupConstants } from '../../src/core/time.js';
+import type { RollupClient } from '../../src/l1/rollup-client.js';
+import { TREE_IDS, TreeId, type TreeSnapshot, type WorldState } from '../../src/world-state/index.js';
+import { deployer, L1ChainFixture, txEffect } from './l1-chain-fixture.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cairn-archiver-rollback-'));
-const validators = Array.from({ length: 4 }, () => privateKeyToAccount(generatePrivateKey()));
-const deployer = privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY);
-const silent = pino({ level: 'silent' });
-const COINBASE = `0x${'c0'.repeat(20)}`;
-
-const tx = (seed: bigint): TxEffect => ({
-  revertCode: RevertCode.OK,
-  txHash: 0xabc000n + seed,
-  transactionFee: seed,
-  noteHashes: [0x1000n + seed],
-  nullifiers: [0x2000n + seed],
-  l2ToL1Msgs: seed % 2n === 0n ? [0x7700n + seed] : [],
-  publicDataWrites: [{ leafSlot: 0x3000n + seed, value: seed }],
-  privateLogs: [],
-  publicLogs: [],
-  contractClassLogs: [],
-});
+const tx = (seed: bigint): TxEffect => txEffect(seed, seed % 2n === 0n ? [0x7700n + seed] : []);
 
 describe('archiver rollback', () => {
-  let l1: L1Connection;
+  let chain: L1ChainFixture;
   let rollup: RollupClient;
   let constants: L1RollupConstants;
-  let builder: WorldState;
-  let test_: ReturnType<typeof createTestClient>;
-  const outHashes = new Map<number, bigint[]>();
 
   // The node under test.
   let worldState: WorldState;
@@ -66,87 +27,11 @@ describe('archiver rollback', () => {
   let archiver: Archiver;
 
   /** The builder's blocks (index = block number; 0 unused) and checkpoint layout. */
-  const built: L2Block[] = [];
+  let built: L2Block[];
   /** The builder's tree snapshots after each block. */
-  const trees: TreeSnapshot[][] = [];
+  let trees: TreeSnapshot[][];
   /** The L1-to-L2 message sent between checkpoints 1 and 2 (checkpoint 3 inserts it). */
   let messageLeaf: bigint;
-
-  /** Builds and publishes checkpoint n in `slot`, as a sequencer would. */
-  async function publish(n: number, slot: number, blocksTxs: TxEffect[][]): Promise<void> {
-    await test_.setNextBlockTimestamp({ timestamp: slotStart(slot, constants) });
-    await test_.mine({ blocks: 1 });
-    const blocks: L2Block[] = [];
-    const messages = await rollup.l1ToL2Messages(n);
-    for (const [i, txs] of blocksTxs.entries()) {
-      const fork = builder.fork();
-      blocks.push(
-        buildBlock(fork, {
-          globalVariables: {
-            chainId: 31337n,
-            version: 1n,
-            blockNumber: builder.latestBlockNumber + 1,
-            slotNumber: slot,
-            timestamp: slotStart(slot, constants),
-            coinbase: COINBASE,
-            feeRecipient: 0n,
-            gasFees: { feePerDaGas: 0n, feePerL2Gas: 0n },
-          },
-          txEffects: txs,
-          checkpointNumber: n,
-          indexWithinCheckpoint: i,
-          ...(i === 0
-            ? { l1ToL2Messages: messages }
-            : { previousSponge: blocks[i - 1]!.header.spongeBlobHash }),
-          totalManaUsed: 10n,
-        }),
-      );
-      await builder.commit(fork);
-      built[builder.latestBlockNumber] = blocks[i]!;
-      trees[builder.latestBlockNumber] = TREE_IDS.map((tree) =>
-        builder.at(builder.latestBlockNumber).snapshot(tree),
-      );
-    }
-    const epoch = epochOfSlot(slot, constants);
-    const epochOutHashes = outHashes.get(epoch) ?? [];
-    epochOutHashes.push(
-      computeCheckpointOutHash(blocks.map((b) => b.body.txEffects.map((t) => t.l2ToL1Msgs))),
-    );
-    outHashes.set(epoch, epochOutHashes);
-    const header = {
-      ...emptyCheckpointHeader(),
-      lastArchiveRoot: blocks[0]!.header.lastArchive.root,
-      inHash: await rollup.inboxRoot(n),
-      epochOutHash: accumulateCheckpointOutHashes(epochOutHashes),
-      slotNumber: slot,
-      timestamp: slotStart(slot, constants),
-      coinbase: COINBASE,
-      totalManaUsed: 10n * BigInt(blocks.length),
-    };
-    const headerHash = checkpointHeaderHash(header);
-    const archive = blocks[blocks.length - 1]!.archive.root;
-    const digest = await rollup.attestationDigest(n, slot, archive, headerHash);
-    const committee = await rollup.epochCommittee(epoch);
-    const attestations: Hex[] = await Promise.all(
-      committee.map((m) =>
-        validators.find((v) => v.address === m)!.signMessage({ message: { raw: digest } }),
-      ),
-    );
-    const proposer = await rollup.proposerAtSlot(slot);
-    const hash = await rollup.propose(validators.find((v) => v.address === proposer)!, {
-      checkpointNumber: n,
-      slot,
-      archive,
-      headerHash,
-      totalManaUsed: header.totalManaUsed,
-      outHash: header.epochOutHash,
-      inHash: header.inHash,
-      attestations,
-      body: encodeCheckpointBody({ header, blocks }),
-    });
-    await test_.mine({ blocks: 1 });
-    assert.equal((await rollup.waitFor(hash)).status, 'success');
-  }
 
   /** The node's world state trees at its latest block. */
   const nodeTrees = () => TREE_IDS.map((tree) => worldState.at(worldState.latestBlockNumber).snapshot(tree));
@@ -182,64 +67,45 @@ describe('archiver rollback', () => {
   }
 
   before(async () => {
-    l1 = await startTestL1(
-      dir,
-      validators.map((v) => v.address),
-      validators.map((v) => v.address),
-    );
-    rollup = new RollupClient(l1);
-    constants = await rollup.constants(2);
-    test_ = createTestClient({ mode: 'anvil', transport: http(l1.rpcUrl) });
-    builder = await WorldState.open(openEnvironment(join(dir, 'builder'), 'world-state'), {
-      historyBlocks: 0,
-      genesisBlockHash: genesisBlockHashOf,
-    });
-    trees[0] = TREE_IDS.map((tree) => builder.at(0).snapshot(tree));
+    chain = await L1ChainFixture.start('cairn-archiver-rollback-');
+    ({ rollup, constants, built, trees } = chain);
 
     // Checkpoint 1: blocks 1-2; 2: blocks 3-4; 3: block 5; 4: blocks 6-7.
-    await publish(1, 1, [[tx(1n), tx(2n)], [tx(3n)]]);
+    await chain.publish(1, 1, [[tx(1n), tx(2n)], [tx(3n)]]);
     const sent = await rollup.sendL2Message(deployer, {
       recipient: 0x1234n,
       rollupVersion: 1,
       content: 0x55n,
       secretHash: 0x66n,
     });
-    await test_.mine({ blocks: 1 });
+    await chain.anvil.mine({ blocks: 1 });
     assert.equal((await rollup.waitFor(sent)).status, 'success');
     const group3 = await rollup.l1ToL2Messages(3);
     assert.equal(group3.length, 1, 'the message goes to checkpoint 3');
     messageLeaf = group3[0]!;
-    await publish(2, 2, [[tx(4n)], [tx(5n), tx(6n)]]);
-    await publish(3, 3, [[tx(7n)]]);
+    await chain.publish(2, 2, [[tx(4n)], [tx(5n), tx(6n)]]);
+    await chain.publish(3, 3, [[tx(7n)]]);
     // Checkpoints 1-3 (epoch 0) are proven.
     const proof = await rollup.submitEpochProof(
       deployer,
       0,
       1,
       3,
-      accumulateCheckpointOutHashes(outHashes.get(0)!),
+      accumulateCheckpointOutHashes(chain.epochOutHashes(0)),
       '0x01',
     );
-    await test_.mine({ blocks: 1 });
+    await chain.anvil.mine({ blocks: 1 });
     assert.equal((await rollup.waitFor(proof)).status, 'success');
-    await publish(4, 5, [[tx(8n)], [tx(9n)]]);
-    await test_.mine({ blocks: 3 });
+    await chain.publish(4, 5, [[tx(8n)], [tx(9n)]]);
+    await chain.anvil.mine({ blocks: 3 });
 
-    worldState = await WorldState.open(openEnvironment(join(dir, 'node'), 'world-state'), {
-      historyBlocks: 0,
-      genesisBlockHash: genesisBlockHashOf,
-    });
-    store = new ChainStore(openEnvironment(join(dir, 'node'), 'archiver'));
-    store.initialize(genesisBlockOf(worldState));
-    archiver = new Archiver({ rollup, store, worldState, constants, finalityDepth: 2, logger: silent });
+    ({ worldState, store, archiver } = await chain.openNode());
     const report = await archiver.sync();
     assert.equal(report.checkpoints, 4);
   });
   after(async () => {
     await worldState?.close();
-    await builder?.close();
-    await l1?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await chain?.close();
   });
 
   test('the node is synced: 7 blocks in 4 checkpoints, 3 proven and final, the message known', () => {

@@ -8,55 +8,29 @@ import fc from 'fast-check';
 import type { ChainStore, L1SyncPoint } from '../../src/archiver/chain-store.js';
 import { checkpointOfMessageIndex } from '../../src/archiver/message-store.js';
 import type { PublishedCheckpoint } from '../../src/archiver/types.js';
-import type { L2Block, TxEffect } from '../../src/core/block.js';
-import { emptyCheckpointHeader } from '../../src/core/block-header.js';
+import type { L2Block } from '../../src/core/block.js';
 import type { MessageSentEvent } from '../../src/l1/rollup-client.js';
 import {
-  emptyTxEffect,
   nextBlock,
   openTestChainStore,
   openTestWorldState,
   type TestChainStore,
   type TestWorldState,
 } from '../helpers/test-chain.js';
-
-const tx = (seed: bigint): TxEffect =>
-  emptyTxEffect(0x7000n + seed, { transactionFee: seed, noteHashes: [seed], nullifiers: [0x9000n + seed] });
+import { l1SyncPoint, publishedCheckpoint, storeTx as tx } from './chain-store-fixtures.js';
 
 /** Checkpoint n's slot: distinct per checkpoint. */
 const slotOf = (checkpoint: number) => 10 + 2 * checkpoint;
 /** Checkpoint n was published in L1 block 100 + 10n. */
 const l1BlockOf = (checkpoint: number) => BigInt(100 + 10 * checkpoint);
 
-function published(number: number, blocks: readonly L2Block[]): PublishedCheckpoint {
-  const last = blocks[blocks.length - 1]!;
-  return {
-    checkpoint: {
-      number,
-      header: {
-        ...emptyCheckpointHeader(),
-        slotNumber: slotOf(number),
-        lastArchiveRoot: blocks[0]!.header.lastArchive.root,
-      },
-      archive: last.archive,
-      hash: BigInt(1000 + number),
-      startBlock: blocks[0]!.number,
-      blockCount: blocks.length,
-      feeAssetPriceModifier: 0n,
-      checkpointOutHash: 0n,
-    },
-    l1: { blockNumber: l1BlockOf(number), timestamp: 1234n, blockHash: l1Point(l1BlockOf(number)).blockHash },
-    attestations: [],
-  };
-}
+const l1Point = (blockNumber: bigint): L1SyncPoint => l1SyncPoint(blockNumber, 7n * blockNumber);
 
-function l1Point(blockNumber: bigint): L1SyncPoint {
-  return {
-    blockNumber,
-    blockHash: `0x${blockNumber.toString(16).padStart(64, '0')}`,
-    timestamp: 7n * blockNumber,
-  };
-}
+const published = (number: number, blocks: readonly L2Block[]): PublishedCheckpoint =>
+  publishedCheckpoint(number, blocks, {
+    slot: slotOf(number),
+    l1: { ...l1Point(l1BlockOf(number)), timestamp: 1234n },
+  });
 
 const message = (leaf: bigint, index: bigint, l1BlockNumber: bigint): MessageSentEvent => ({
   checkpointNumber: checkpointOfMessageIndex(index),

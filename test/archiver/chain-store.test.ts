@@ -2,25 +2,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ChainStore } from '../../src/archiver/chain-store.js';
 import type { PublishedCheckpoint } from '../../src/archiver/types.js';
-import type { L2Block, TxEffect } from '../../src/core/block.js';
-import {
-  emptyCheckpointHeader,
-  GENESIS_BLOCK_HEADER_HASH,
-  GENESIS_CHECKPOINT_HEADER_HASH,
-} from '../../src/core/block-header.js';
+import type { L2Block } from '../../src/core/block.js';
+import { GENESIS_BLOCK_HEADER_HASH, GENESIS_CHECKPOINT_HEADER_HASH } from '../../src/core/block-header.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import type { WorldState } from '../../src/world-state/index.js';
 import {
-  emptyTxEffect,
   nextBlock,
   openTestChainStore,
   openTestWorldState,
   type TestChainStore,
   type TestWorldState,
 } from '../helpers/test-chain.js';
+import { l1SyncPoint, publishedCheckpoint, storeTx as tx } from './chain-store-fixtures.js';
 
-const tx = (seed: bigint): TxEffect =>
-  emptyTxEffect(0x7000n + seed, { transactionFee: seed, noteHashes: [seed], nullifiers: [0x9000n + seed] });
 /** Where nextBlock puts a block: its checkpoint, its index within it, its slot. */
 const at = (checkpointNumber: number, indexWithinCheckpoint: number, slotNumber: number) => ({
   checkpointNumber,
@@ -28,33 +22,14 @@ const at = (checkpointNumber: number, indexWithinCheckpoint: number, slotNumber:
   slotNumber,
 });
 
-function published(number: number, blocks: L2Block[], slot: number): PublishedCheckpoint {
-  const last = blocks[blocks.length - 1]!;
-  return {
-    checkpoint: {
-      number,
-      header: {
-        ...emptyCheckpointHeader(),
-        slotNumber: slot,
-        lastArchiveRoot: blocks[0]!.header.lastArchive.root,
-      },
-      archive: last.archive,
-      hash: BigInt(1000 + number),
-      startBlock: blocks[0]!.number,
-      blockCount: blocks.length,
-      feeAssetPriceModifier: 0n,
-      checkpointOutHash: 0n,
-    },
+const published = (number: number, blocks: L2Block[], slot: number): PublishedCheckpoint =>
+  publishedCheckpoint(number, blocks, {
+    slot,
     l1: { blockNumber: BigInt(10 + number), timestamp: 1234n, blockHash: `0x${'0'.repeat(63)}${number}` },
     attestations: [{ address: `0x${'1'.repeat(40)}`, signature: '0x' }],
-  };
-}
+  });
 
-const l1 = (n: number) => ({
-  blockNumber: BigInt(n),
-  blockHash: `0x${n.toString(16).padStart(64, '0')}`,
-  timestamp: 99n,
-});
+const l1 = (n: number) => l1SyncPoint(BigInt(n), 99n);
 
 describe('chain store', () => {
   let world: TestWorldState;

@@ -1,66 +1,14 @@
 // TxPool.setMaxTxCount (svcAdmin_setConfig's maxPendingTxCount): lowering the cap evicts the
 // lowest pending txs in pool order, durably; raising it evicts nothing; later adds use the new cap.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import type { Fr } from '../../src/core/field.js';
-import { computeTxHash, emptyGas, emptySideEffects, type Tx, txSize } from '../../src/core/tx.js';
-import { type AddResult, TxPool, type TxPoolOptions } from '../../src/mempool/index.js';
-import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
+import { describe, test } from 'node:test';
+import { TxPool, type TxPoolOptions } from '../../src/mempool/index.js';
+import type { StoreEnvironment } from '../../src/store/environment.js';
+import { add, addOk, freshTxMaker, hashes, type MadeTx, poolStores } from './pool-fixtures.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cairn-tx-pool-cap-test-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const stores = poolStores('cairn-tx-pool-cap-test-');
 
-let envCount = 0;
-const envName = () => `env-${envCount++}`;
-
-interface MadeTx {
-  tx: Tx;
-  hash: Fr;
-  size: number;
-}
-
-/** A minimal tx of the valid shape with these nullifiers and priority fee (as in tx-pool.test.ts). */
-function makeTx(nullifiers: Fr[], fee: bigint): MadeTx {
-  const [first, ...rest] = nullifiers;
-  assert.ok(first !== undefined, 'a tx needs a nullifier');
-  const da = fee / 3n;
-  const tx: Tx = {
-    data: {
-      constants: {
-        anchorBlockHash: 7n,
-        chainId: 31337,
-        version: 1,
-        gasSettings: {
-          gasLimits: { daGas: 100_000, l2Gas: 1_000_000 },
-          teardownGasLimits: emptyGas(),
-          maxFeesPerGas: { feePerDaGas: 10n ** 30n, feePerL2Gas: 10n ** 30n },
-          maxPriorityFeesPerGas: { feePerDaGas: da, feePerL2Gas: fee - da },
-        },
-      },
-      feePayer: 0x1234n,
-      expirationTimestamp: 1_700_000_000n,
-      gasUsed: { daGas: 1_000, l2Gas: 500_000 },
-      nonRevertible: { ...emptySideEffects(), nullifiers: [first] },
-      revertible: { ...emptySideEffects(), nullifiers: rest },
-      publicTeardownCallRequest: null,
-    },
-    proof: new Uint8Array(0),
-    contractClassLogFields: [],
-    publicFunctionCalldata: [],
-  };
-  return { tx, hash: computeTxHash(tx.data), size: txSize(tx) };
-}
-
-let nextNullifier = 5_000_000n;
-const freshTx = (fee: bigint): MadeTx => makeTx([nextNullifier++, nextNullifier++], fee);
-
-const add = (pool: TxPool, t: MadeTx): AddResult => pool.add(t.tx, t.hash, t.size);
-const hashes = (entries: readonly { hash: Fr }[]): Fr[] => entries.map((e) => e.hash);
-const addOk = (pool: TxPool, t: MadeTx): void =>
-  assert.deepEqual(add(pool, t), { kind: 'added', replaced: [], evicted: [] });
+const freshTx = freshTxMaker(5_000_000n);
 
 const options = (maxTxCount: number): TxPoolOptions => ({
   maxTxCount,
@@ -70,7 +18,7 @@ const options = (maxTxCount: number): TxPoolOptions => ({
 /** A pool of txs with fees 5, 3, 7, 3, 9, 1 (in arrival order a..f); pool order e c a b d f. */
 function filledPool(env: StoreEnvironment, maxTxCount = 10) {
   const pool = TxPool.open(env, options(maxTxCount));
-  const [a, b, c, d, e, f] = [5n, 3n, 7n, 3n, 9n, 1n].map(freshTx) as [
+  const [a, b, c, d, e, f] = [5n, 3n, 7n, 3n, 9n, 1n].map((fee) => freshTx(fee)) as [
     MadeTx,
     MadeTx,
     MadeTx,
@@ -88,7 +36,7 @@ function filledPool(env: StoreEnvironment, maxTxCount = 10) {
 
 describe('TxPool.setMaxTxCount', () => {
   test('lowering evicts the lowest in pool order down to the cap and returns their hashes', async () => {
-    const env = openEnvironment(dir, envName());
+    const env = stores.open();
     const { pool, a, b, c, d, e, f } = filledPool(env);
     // The last three in pool order leave, returned in pool order.
     assert.deepEqual(pool.setMaxTxCount(3), [b.hash, d.hash, f.hash]);
@@ -108,7 +56,7 @@ describe('TxPool.setMaxTxCount', () => {
   });
 
   test('ties on fee: the later arrival is evicted first', async () => {
-    const env = openEnvironment(dir, envName());
+    const env = stores.open();
     const { pool, b, d } = filledPool(env);
     pool.setMaxTxCount(4);
     assert.equal(pool.status(d.hash), undefined);
@@ -117,14 +65,14 @@ describe('TxPool.setMaxTxCount', () => {
   });
 
   test('the evictions are durable: after a reopen the evicted txs are gone', async () => {
-    const name = envName();
-    let env = openEnvironment(dir, name);
+    const name = stores.name();
+    let env = stores.open(name);
     const { pool, a, b, c, d, e, f } = filledPool(env);
     pool.setMaxTxCount(2);
     const before = hashes(pool.pendingInOrder());
     await env.close();
 
-    env = openEnvironment(dir, name);
+    env = stores.open(name);
     const reopened = TxPool.open(env, options(10));
     assert.deepEqual(hashes(reopened.pendingInOrder()), before);
     assert.deepEqual(before, [e.hash, c.hash]);
@@ -133,7 +81,7 @@ describe('TxPool.setMaxTxCount', () => {
   });
 
   test('mined txs are neither counted nor evicted', async () => {
-    const env = openEnvironment(dir, envName());
+    const env = stores.open();
     const { pool, a, b, c, d, e, f } = filledPool(env);
     pool.markMined([f.hash, e.hash], 12);
     assert.equal(pool.pendingCount, 4);
@@ -146,7 +94,7 @@ describe('TxPool.setMaxTxCount', () => {
   });
 
   test('raising evicts nothing; later adds use the new cap', async () => {
-    const env = openEnvironment(dir, envName());
+    const env = stores.open();
     const { pool, b, d, f } = filledPool(env, 6);
     const g = freshTx(2n);
     // At 6 the pool is full: g (fee 2) displaces f (fee 1).
@@ -168,7 +116,7 @@ describe('TxPool.setMaxTxCount', () => {
   });
 
   test('after lowering, adds are held to the lower cap', async () => {
-    const env = openEnvironment(dir, envName());
+    const env = stores.open();
     const { pool, a, c, e } = filledPool(env);
     pool.setMaxTxCount(3);
     assert.deepEqual(add(pool, freshTx(2n)), { kind: 'full' });
@@ -179,7 +127,7 @@ describe('TxPool.setMaxTxCount', () => {
   });
 
   test('a cap at or above the pending count evicts nothing; 0 evicts every pending tx', async () => {
-    const env = openEnvironment(dir, envName());
+    const env = stores.open();
     const { pool } = filledPool(env);
     const all = hashes(pool.pendingInOrder());
     assert.deepEqual(pool.setMaxTxCount(6), []);
@@ -193,7 +141,7 @@ describe('TxPool.setMaxTxCount', () => {
   });
 
   test('an invalid cap throws RangeError and changes nothing', async () => {
-    const env = openEnvironment(dir, envName());
+    const env = stores.open();
     const { pool } = filledPool(env, 7);
     const before = hashes(pool.pendingInOrder());
     for (const bad of [-1, Number.NaN, Number.NEGATIVE_INFINITY]) {

@@ -1,76 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Fr } from '../../src/core/field.js';
-import { computeTxHash, emptyGas, emptySideEffects, type Tx, txSize } from '../../src/core/tx.js';
 import { type AddResult, TxPool, type TxPoolOptions } from '../../src/mempool/index.js';
-import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
+import type { StoreEnvironment } from '../../src/store/environment.js';
+import { add, addOk, freshTxMaker, hashes, type MadeTx, makeTx, poolStores } from './pool-fixtures.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cairn-tx-pool-test-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-let envCount = 0;
-const freshEnv = (): StoreEnvironment => openEnvironment(dir, `env-${envCount++}`);
+const stores = poolStores('cairn-tx-pool-test-');
+const freshEnv = (): StoreEnvironment => stores.open();
 
 const UNLIMITED: TxPoolOptions = { maxTxCount: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY };
 
-interface MadeTx {
-  tx: Tx;
-  hash: Fr;
-  size: number;
-}
-
-/**
- * A minimal tx of the valid shape. The first nullifier is non-revertible, the rest revertible.
- * `fee` is the priority fee, split between DA and L2 gas; `proofBytes` pads the size.
- */
-function makeTx(nullifiers: Fr[], fee: bigint, proofBytes = 0): MadeTx {
-  const [first, ...rest] = nullifiers;
-  assert.ok(first !== undefined, 'a tx needs a nullifier');
-  const da = fee / 3n;
-  const tx: Tx = {
-    data: {
-      constants: {
-        anchorBlockHash: 7n,
-        chainId: 31337,
-        version: 1,
-        gasSettings: {
-          gasLimits: { daGas: 100_000, l2Gas: 1_000_000 },
-          teardownGasLimits: emptyGas(),
-          maxFeesPerGas: { feePerDaGas: 10n ** 30n, feePerL2Gas: 10n ** 30n },
-          maxPriorityFeesPerGas: { feePerDaGas: da, feePerL2Gas: fee - da },
-        },
-      },
-      feePayer: 0x1234n,
-      expirationTimestamp: 1_700_000_000n,
-      gasUsed: { daGas: 1_000, l2Gas: 500_000 },
-      nonRevertible: { ...emptySideEffects(), nullifiers: [first] },
-      revertible: { ...emptySideEffects(), nullifiers: rest },
-      publicTeardownCallRequest: null,
-    },
-    proof: new Uint8Array(proofBytes).fill(0xab),
-    contractClassLogFields: [],
-    publicFunctionCalldata: [],
-  };
-  return { tx, hash: computeTxHash(tx.data), size: txSize(tx) };
-}
-
-let nextNullifier = 1_000_000n;
 /** A tx with fresh nullifiers (never shared with another tx) and the given priority fee. */
-const freshTx = (fee: bigint, proofBytes = 0): MadeTx =>
-  makeTx([nextNullifier++, nextNullifier++], fee, proofBytes);
+const freshTx = freshTxMaker(1_000_000n);
 
-const add = (pool: TxPool, t: MadeTx): AddResult => pool.add(t.tx, t.hash, t.size);
-const hashes = (entries: readonly { hash: Fr }[]): Fr[] => entries.map((e) => e.hash);
 const sortedSet = (values: readonly Fr[]): Fr[] => [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-
-/** Adds and asserts it was added without replacing or evicting anything. */
-function addOk(pool: TxPool, t: MadeTx): void {
-  assert.deepEqual(add(pool, t), { kind: 'added', replaced: [], evicted: [] });
-}
 
 describe('TxPool ordering', () => {
   test('pending txs come by priority fee descending, then arrival', async () => {
@@ -336,8 +280,8 @@ describe('TxPool mined state', () => {
 
 describe('TxPool persistence', () => {
   test('reopening restores pending and mined txs, order, arrival and statuses', async () => {
-    const name = `persist-${envCount++}`;
-    let env = openEnvironment(dir, name);
+    const name = stores.name('persist');
+    let env = stores.open(name);
     const options = { maxTxCount: 4, maxBytes: Number.POSITIVE_INFINITY };
     let pool = TxPool.open(env, options);
     const a = makeTx([31n, 2n ** 200n], 5n, 33);
@@ -362,7 +306,7 @@ describe('TxPool persistence', () => {
     const before = snapshot(pool);
     await env.close();
 
-    env = openEnvironment(dir, name);
+    env = stores.open(name);
     pool = TxPool.open(env, options);
     const reopened = snapshot(pool);
     assert.deepEqual(reopened, before);
@@ -388,7 +332,7 @@ describe('TxPool persistence', () => {
     pool.markPending([c.hash]);
     await env.close();
 
-    env = openEnvironment(dir, name);
+    env = stores.open(name);
     pool = TxPool.open(env, options);
     assert.deepEqual(hashes(pool.pendingInOrder()), [c.hash, replacement.hash, a.hash, g.hash, f.hash]);
     assert.deepEqual(pool.minedEntries(), []);
@@ -396,8 +340,8 @@ describe('TxPool persistence', () => {
   });
 
   test('arrival numbers are never reused, even after the latest tx is gone and the pool reopened', async () => {
-    const name = `arrival-${envCount++}`;
-    let env = openEnvironment(dir, name);
+    const name = stores.name('arrival');
+    let env = stores.open(name);
     let pool = TxPool.open(env, UNLIMITED);
     const x = freshTx(1n);
     const y = freshTx(1n);
@@ -406,7 +350,7 @@ describe('TxPool persistence', () => {
     const yArrival = pool.getEntry(y.hash)!.arrival;
     pool.remove([y.hash]);
     await env.close();
-    env = openEnvironment(dir, name);
+    env = stores.open(name);
     pool = TxPool.open(env, UNLIMITED);
     const z = freshTx(1n);
     addOk(pool, z);
@@ -416,8 +360,8 @@ describe('TxPool persistence', () => {
   });
 
   test('a failed write changes nothing in memory or on disk', async () => {
-    const name = `fail-${envCount++}`;
-    const env = openEnvironment(dir, name);
+    const name = stores.name('fail');
+    const env = stores.open(name);
     const pool = TxPool.open(env, UNLIMITED);
     const a = freshTx(2n);
     addOk(pool, a);
@@ -600,8 +544,8 @@ describe('TxPool property', () => {
           return { ...makeTx(nullifiers, c.fee, c.proofBytes), fee: c.fee, nullifiers };
         });
         const options = { maxTxCount, maxBytes };
-        const name = `prop-${envCount++}`;
-        let env = openEnvironment(dir, name);
+        const name = stores.name('prop');
+        let env = stores.open(name);
         try {
           const pool = TxPool.open(env, options);
           const model = new PoolModel(options);
@@ -638,7 +582,7 @@ describe('TxPool property', () => {
           }
           const before = { order: hashes(pool.pendingInOrder()), mined: pool.minedEntries() };
           await env.close();
-          env = openEnvironment(dir, name);
+          env = stores.open(name);
           const reopened = TxPool.open(env, options);
           assert.deepEqual(
             { order: hashes(reopened.pendingInOrder()), mined: reopened.minedEntries() },

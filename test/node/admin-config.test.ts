@@ -119,24 +119,20 @@ describe('resolveUpdate', () => {
       resolveUpdate(update({ syncState: 'running', sequencerState: 'running' }), current(), RUNNING),
       {},
     );
-    assert.throws(
-      () => resolveUpdate(update({ syncState: 'paused' }), current(), RUNNING),
-      (err: unknown) =>
-        err instanceof AdminConfigError && /syncState is running/.test((err as Error).message),
-    );
-    assert.throws(
-      () => resolveUpdate(update({ syncState: 'running' }), current(), paused),
-      /syncState is paused/,
-    );
-    assert.throws(
-      () => resolveUpdate(update({ sequencerState: 'paused' }), current(), RUNNING),
-      (err: unknown) =>
-        err instanceof AdminConfigError && /sequencerState is running/.test((err as Error).message),
-    );
-    assert.throws(
-      () => resolveUpdate(update({ sequencerState: 'running' }), current(), paused),
-      /sequencerState is none/,
-    );
+    /** Another value of `key` than its current one is refused, whether it runs or not. */
+    const assertOtherStateRefused = (key: keyof AdminStates) => {
+      assert.throws(
+        () => resolveUpdate(update({ [key]: 'paused' }), current(), RUNNING),
+        (err: unknown) =>
+          err instanceof AdminConfigError && new RegExp(`${key} is running`).test((err as Error).message),
+      );
+      assert.throws(
+        () => resolveUpdate(update({ [key]: 'running' }), current(), paused),
+        new RegExp(`${key} is ${paused[key]}`),
+      );
+    };
+    assertOtherStateRefused('syncState');
+    assertOtherStateRefused('sequencerState');
     // A refused state refuses the whole update, even with valid settings beside it.
     assert.throws(
       () => resolveUpdate(update({ archiverBatchSize: 5, syncState: 'paused' }), current(), RUNNING),

@@ -3,7 +3,9 @@
 // its header), and stores the checkpoint; epoch proofs move the proven tip, prunes unwind, and a
 // proof that is `finalityDepth` L1 blocks old makes its checkpoints final.
 import type { Logger } from 'pino';
+import type { L2Block } from '../core/block.js';
 import { decodeCheckpointBody, verifyCheckpointBody } from '../core/checkpoint-body.js';
+import type { Fr } from '../core/field.js';
 import { computeCheckpointOutHash } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants } from '../core/time.js';
 import type {
@@ -15,6 +17,13 @@ import type {
 import { buildBlock } from '../sequencer/block-builder.js';
 import type { WorldState } from '../world-state/index.js';
 import type { ChainStore, L1SyncPoint } from './chain-store.js';
+
+/** The sync point of an L1 block as the client reads it. */
+const syncPointOf = (b: { number: bigint; hash: string; timestamp: bigint }): L1SyncPoint => ({
+  blockNumber: b.number,
+  blockHash: b.hash,
+  timestamp: b.timestamp,
+});
 
 export interface ArchiverOptions {
   rollup: RollupClient;
@@ -89,8 +98,7 @@ export class Archiver {
           report.proven++;
         }
       }
-      const end = await rollup.l1Block(to);
-      store.setL1SyncPoint({ blockNumber: end.number, blockHash: end.hash, timestamp: end.timestamp });
+      store.setL1SyncPoint(syncPointOf(await rollup.l1Block(to)));
     }
     const provenAt = store.provenAtL1Block;
     const final = provenAt !== undefined && latest.number - provenAt >= BigInt(this.o.finalityDepth);
@@ -127,32 +135,19 @@ export class Archiver {
         await worldState.rollbackTo(block.number - 1);
         store.unwindBlocksAfter(block.number - 1);
       }
-      const fork = worldState.fork();
-      const rebuilt = buildBlock(fork, {
-        globalVariables: block.header.globalVariables,
-        txEffects: block.body.txEffects,
-        checkpointNumber: n,
-        indexWithinCheckpoint: i,
-        ...(i === 0
+      await this.reexecute(
+        block,
+        { checkpointNumber: n, indexWithinCheckpoint: i },
+        i === 0
           ? { l1ToL2Messages: messages }
-          : { previousSponge: body.blocks[i - 1]!.header.spongeBlobHash }),
-        totalManaUsed: block.header.totalManaUsed,
-      });
-      if (rebuilt.hash !== block.hash) {
-        throw new Error(
-          `block ${block.number} of checkpoint ${n} does not re-execute to the header published on L1`,
-        );
-      }
-      await worldState.commit(fork);
+          : { previousSponge: body.blocks[i - 1]!.header.spongeBlobHash },
+        `block ${block.number} of checkpoint ${n} does not re-execute to the header published on L1`,
+      );
     }
     const l1Block = await rollup.l1Block(event.l1BlockNumber);
     const committee = await rollup.epochCommittee(epochOfSlot(event.slot, this.o.constants));
     const last = body.blocks[body.blocks.length - 1]!;
-    const sync: L1SyncPoint = {
-      blockNumber: l1Block.number,
-      blockHash: l1Block.hash,
-      timestamp: l1Block.timestamp,
-    };
+    const sync = syncPointOf(l1Block);
     store.addCheckpoint(
       {
         checkpoint: {
@@ -167,7 +162,7 @@ export class Archiver {
             body.blocks.map((b) => b.body.txEffects.map((effect) => effect.l2ToL1Msgs)),
           ),
         },
-        l1: { blockNumber: l1Block.number, timestamp: l1Block.timestamp, blockHash: l1Block.hash },
+        l1: sync,
         attestations: committee.map((address, i) => ({
           address: address.toLowerCase(),
           signature: attestations[i] ?? '0x',
@@ -226,8 +221,7 @@ export class Archiver {
       const { l1 } = this.o.store.getCheckpoint(keep)!;
       return { blockNumber: l1.blockNumber, blockHash: l1.blockHash, timestamp: l1.timestamp };
     }
-    const start = await this.o.rollup.l1Block(this.o.constants.l1StartBlock - 1n);
-    return { blockNumber: start.number, blockHash: start.hash, timestamp: start.timestamp };
+    return syncPointOf(await this.o.rollup.l1Block(this.o.constants.l1StartBlock - 1n));
   }
 
   /**
@@ -269,36 +263,46 @@ export class Archiver {
     if (first > last) return 0;
     logger.info(`re-executing blocks ${first}..${last} into the world state`);
     let reported = Date.now();
-    const messages = new Map<number, bigint[]>();
     for (let n = first; n <= last; n++) {
       const block = store.getBlock(n)!;
       const i = block.indexWithinCheckpoint;
-      if (i === 0 && !messages.has(block.checkpointNumber)) {
-        messages.set(block.checkpointNumber, await rollup.l1ToL2Messages(block.checkpointNumber));
-      }
-      const fork = worldState.fork();
-      const rebuilt = buildBlock(fork, {
-        globalVariables: block.header.globalVariables,
-        txEffects: block.body.txEffects,
-        checkpointNumber: block.checkpointNumber,
-        indexWithinCheckpoint: i,
-        ...(i === 0
-          ? { l1ToL2Messages: messages.get(block.checkpointNumber)! }
-          : { previousSponge: store.getBlock(n - 1)!.header.spongeBlobHash }),
-        totalManaUsed: block.header.totalManaUsed,
-      });
-      if (rebuilt.hash !== block.hash) {
-        throw new Error(
-          `stored block ${n} does not re-execute to its own header; the archiver store is damaged`,
-        );
-      }
-      await worldState.commit(fork);
+      await this.reexecute(
+        block,
+        { checkpointNumber: block.checkpointNumber, indexWithinCheckpoint: i },
+        i === 0
+          ? { l1ToL2Messages: await rollup.l1ToL2Messages(block.checkpointNumber) }
+          : { previousSponge: store.getBlock(n - 1)!.header.spongeBlobHash },
+        `stored block ${n} does not re-execute to its own header; the archiver store is damaged`,
+      );
       if (Date.now() - reported > 5000 || n === last) {
         reported = Date.now();
         logger.info(`world state at block ${n} of ${last}`);
       }
     }
     return last - first + 1;
+  }
+
+  /**
+   * Applies a block's tx effects to the world state at its place in its checkpoint (the first
+   * block inserts the checkpoint's L1-to-L2 messages, later ones continue the previous sponge),
+   * and commits it if it rebuilds to the block's own header; else throws `mismatch`.
+   */
+  private async reexecute(
+    block: L2Block,
+    at: { checkpointNumber: number; indexWithinCheckpoint: number },
+    start: { l1ToL2Messages: readonly Fr[] } | { previousSponge: Fr },
+    mismatch: string,
+  ): Promise<void> {
+    const fork = this.o.worldState.fork();
+    const rebuilt = buildBlock(fork, {
+      globalVariables: block.header.globalVariables,
+      txEffects: block.body.txEffects,
+      ...at,
+      ...start,
+      totalManaUsed: block.header.totalManaUsed,
+    });
+    if (rebuilt.hash !== block.hash) throw new Error(mismatch);
+    await this.o.worldState.commit(fork);
   }
 
   private async prune(event: CheckpointsPrunedEvent): Promise<void> {

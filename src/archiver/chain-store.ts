@@ -40,10 +40,11 @@ function decode<T>(bytes: Uint8Array): T {
   ) as T;
 }
 
-/** The layout of the log and contract indexes; a store with another is reindexed at start. */
-const INDEX_VERSION = 1;
-/** The store's layout version, recorded in snapshots. */
-export const ARCHIVER_SCHEMA_VERSION = INDEX_VERSION;
+/**
+ * The layout of the log and contract indexes; a store with another is reindexed at start.
+ * Snapshots record it as the archiver's schema version.
+ */
+export const INDEX_VERSION = 1;
 
 /** Decoded blocks and checkpoints kept in memory; reads of recent ones are the hot path. */
 const CACHE_ENTRIES = 512;

@@ -62,20 +62,12 @@ export type AdminConfig = z.output<typeof adminConfig>;
  * read-only members are accepted only with their current value (so a getConfig result can be
  * sent back whole).
  */
-export const adminConfigUpdate = z
-  .object({
-    archiverPollingIntervalMS: S.archiverPollingIntervalMS.schema.optional(),
-    archiverBatchSize: S.archiverBatchSize.schema.optional(),
-    minTxsPerBlock: S.minTxsPerBlock.schema.optional(),
-    maxTxsPerBlock: S.maxTxsPerBlock.schema.optional(),
-    maxPendingTxCount: S.mempoolMaxTxCount.schema.optional(),
-    coinbase: S.coinbase.schema.nullable().optional().describe('null: back to the attester address'),
-    feeRecipient: S.feeRecipient.schema.nullable().optional().describe('null: back to 0'),
-    txPublicSetupAllowListExtend: S.txPublicSetupAllowListExtend.schema.optional(),
-    realProofs: z.boolean().optional(),
-    syncState: syncState.optional(),
-    sequencerState: sequencerState.optional(),
+export const adminConfigUpdate = adminConfig
+  .extend({
+    coinbase: S.coinbase.schema.nullable().describe('null: back to the attester address'),
+    feeRecipient: S.feeRecipient.schema.nullable().describe('null: back to 0'),
   })
+  .partial()
   .strict()
   .describe('Members to change; the rest keep their values');
 
@@ -187,15 +179,10 @@ export function applySavedAdminConfig(config: Config, store: AdminConfigStore, l
   const saved = store.load((m) => logger.warn(m));
   const current = adminSettingsOf(config);
   for (const [m, value] of Object.entries(saved)) {
-    const before = current[m as AdminMember];
-    if (
-      JSON.stringify(encodeMember(m as AdminMember, before)) !==
-      JSON.stringify(encodeMember(m as AdminMember, value))
-    ) {
-      logger.info(
-        `admin config: ${m} = ${JSON.stringify(encodeMember(m as AdminMember, value))} (saved by setConfig; the startup value was ${JSON.stringify(encodeMember(m as AdminMember, before))})`,
-      );
-    }
+    const was = JSON.stringify(encodeMember(m as AdminMember, current[m as AdminMember]));
+    const now = JSON.stringify(encodeMember(m as AdminMember, value));
+    if (was !== now)
+      logger.info(`admin config: ${m} = ${now} (saved by setConfig; the startup value was ${was})`);
   }
   return withAdminSettings(config, saved);
 }

@@ -48,8 +48,8 @@ export interface NodeAdminOptions {
 export class NodeAdmin {
   /** The L1 publisher accounts set up at start: a reload cannot add any. */
   private readonly startupPublishers: Set<string>;
-  /** One rollback or reload at a time. */
-  private busy: string | undefined;
+  /** One rollback at a time. */
+  private rollingBack = false;
 
   constructor(private readonly o: NodeAdminOptions) {
     this.startupPublishers = new Set(o.keystore.validators().map((v) => v.publisher.address.toLowerCase()));
@@ -161,7 +161,8 @@ export class NodeAdmin {
         `Cannot roll back to block ${target}: it is before the finalized block ${finalized} (force clears and rebuilds the world state)`,
       );
     }
-    this.claim('a rollback');
+    if (this.rollingBack) throw refused('Cannot start a rollback: a rollback is in progress');
+    this.rollingBack = true;
     try {
       await driver.pauseSync();
       logger.info(`rolling back to block ${target}${force ? ' (forced)' : ''}`);
@@ -171,15 +172,9 @@ export class NodeAdmin {
         return archiver.rollbackTo(target, { rebuildWorldState: rebuild });
       });
     } finally {
-      this.busy = undefined;
+      this.rollingBack = false;
       if (resumeSync) this.resumeSync();
     }
-  }
-
-  /** Marks an exclusive operation under way; a second one is refused. */
-  private claim(what: string): void {
-    if (this.busy !== undefined) throw refused(`Cannot start ${what}: ${this.busy} is in progress`);
-    this.busy = what;
   }
 
   // ---- keystore ------------------------------------------------------------------------------
@@ -189,7 +184,7 @@ export class NodeAdmin {
    * publishers do not: a validator naming a publisher not set up at start rejects the reload,
    * and nothing changes.
    */
-  reloadKeystore(): { validators: number } {
+  reloadKeystore(): void {
     const { keystore, sequencer, logger } = this.o;
     if (sequencer === undefined) throw unavailable('Cannot reload the keystore: no sequencer is running');
     let validators: Validator[];
@@ -226,6 +221,5 @@ export class NodeAdmin {
         (added.length ? `; added ${added.join(', ')}` : '') +
         (removed.length ? `; removed ${removed.join(', ')}` : ''),
     );
-    return { validators: validators.length };
   }
 }

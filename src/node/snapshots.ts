@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { ARCHIVER_SCHEMA_VERSION, type ChainStore } from '../archiver/chain-store.js';
+import { type ChainStore, INDEX_VERSION } from '../archiver/chain-store.js';
 import { invalidParams, refused } from '../core/errors.js';
 import { toHex32 } from '../core/field.js';
 import type { S3Settings } from '../snapshots/file-store.js';
@@ -26,7 +26,7 @@ import type { ChainDriver } from './chain-driver.js';
 /** The databases a snapshot holds, by the name of their environment under the data directory. */
 export const SNAPSHOT_DATABASES = ['archiver', 'world-state'] as const;
 
-const SCHEMA_VERSIONS = { archiver: ARCHIVER_SCHEMA_VERSION, worldState: WORLD_STATE_SCHEMA_VERSION };
+const SCHEMA_VERSIONS = { archiver: INDEX_VERSION, worldState: WORLD_STATE_SCHEMA_VERSION };
 
 /** Logs transfer progress at most every few seconds. */
 function progressLogger(logger: Logger, what: string): (done: number, total?: number) => void {
@@ -68,7 +68,6 @@ export interface SnapshotUploaderOptions {
 
 export class SnapshotUploader {
   private status: SnapshotUploadStatus = { state: 'idle' };
-  private running: Promise<void> | undefined;
 
   constructor(private readonly o: SnapshotUploaderOptions) {}
 
@@ -77,29 +76,21 @@ export class SnapshotUploader {
     return { ...this.status };
   }
 
-  /** Resolves when the upload under way, if any, has ended. */
-  async settled(): Promise<void> {
-    await this.running;
-  }
-
   /** Checks the request and starts the upload in the background; returns at once. */
   start(locationText: string): void {
     const location = locationOf(locationText);
     if (location.kind === 'http')
       throw invalidParams('http(s) snapshot locations are read-only: upload to file:// or s3://');
-    if (this.running !== undefined)
+    if (this.status.state !== 'idle')
       throw refused(`Snapshot upload already in progress (to ${this.status.location})`);
     if (this.o.chain.latestBlockNumber === 0)
       throw refused('Cannot take a snapshot: the node has no blocks past genesis yet');
     this.status = { ...this.status, state: 'backing-up', location: locationText };
-    this.running = this.upload(location)
-      .then(
-        (url) => this.finish(true, `snapshot uploaded: ${url}`),
-        (err) => this.finish(false, `snapshot upload to ${locationText} failed: ${(err as Error).message}`),
-      )
-      .finally(() => {
-        this.running = undefined;
-      });
+    // finish() puts the state back to idle, which lets the next upload start.
+    void this.upload(location).then(
+      (url) => this.finish(true, `snapshot uploaded: ${url}`),
+      (err) => this.finish(false, `snapshot upload to ${locationText} failed: ${(err as Error).message}`),
+    );
   }
 
   private finish(ok: boolean, message: string): void {

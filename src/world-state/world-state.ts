@@ -40,7 +40,6 @@ const SNAPSHOT_BYTES = 32 + 6;
 /** The layout of the stored data; a store written with another layout is refused. */
 /** The store's layout; a snapshot is only restored into a node that reads the same one. */
 export const WORLD_STATE_SCHEMA_VERSION = 2;
-const SCHEMA_VERSION = WORLD_STATE_SCHEMA_VERSION;
 const EMPTY_SNAPSHOTS = TREE_IDS.map((tree) => ({ root: ZERO_HASHES[TREE_HEIGHTS[tree]]!, size: 0 }));
 
 function encodeSnapshots(roots: Buffer[], sizes: number[]): Buffer {
@@ -92,14 +91,14 @@ export class WorldState implements CommittedReader {
     const ws = new WorldState(env, options);
     const latest = ws.meta.get('latest');
     const schema = ws.meta.get('schema');
-    if (latest !== undefined && schema !== SCHEMA_VERSION) {
+    if (latest !== undefined && schema !== WORLD_STATE_SCHEMA_VERSION) {
       throw new Error(
-        `the world-state store at ${env.path} has layout version ${schema ?? 1}, this node reads version ${SCHEMA_VERSION}; ` +
+        `the world-state store at ${env.path} has layout version ${schema ?? 1}, this node reads version ${WORLD_STATE_SCHEMA_VERSION}; ` +
           'remove it (or start with a new data directory) to rebuild it',
       );
     }
     if (latest === undefined) {
-      ws.env.write(() => ws.meta.putSync('schema', SCHEMA_VERSION));
+      ws.env.write(() => ws.meta.putSync('schema', WORLD_STATE_SCHEMA_VERSION));
       ws.createGenesis();
     } else {
       ws.latest = latest;
@@ -168,7 +167,7 @@ export class WorldState implements CommittedReader {
   async reset(): Promise<void> {
     this.env.write(() => {
       for (const db of [this.versions, this.leaves, this.journal, this.blocks, this.meta]) db.clearSync();
-      this.meta.putSync('schema', SCHEMA_VERSION);
+      this.meta.putSync('schema', WORLD_STATE_SCHEMA_VERSION);
     });
     this.latest = -1;
     this.oldest = 0;

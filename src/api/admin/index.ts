@@ -128,9 +128,7 @@ export function adminMethods(node: CairnNode): RpcMethod[] {
       params: [],
       resultName: 'void',
       result: voidResult,
-      handler: () => {
-        admin.reloadKeystore();
-      },
+      handler: () => admin.reloadKeystore(),
     }),
   ];
 }

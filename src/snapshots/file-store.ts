@@ -97,11 +97,29 @@ async function readLocalFile(path: string): Promise<Readable | undefined> {
   }
 }
 
-class LocalFileStore implements FileStore {
+/** What every store shares: text reads go through `read`. */
+abstract class BaseFileStore implements FileStore {
+  abstract readonly location: string;
+  abstract readonly writable: boolean;
+  abstract write(
+    key: string,
+    body: Buffer | string | NodeJS.ReadableStream,
+    options?: WriteOptions,
+  ): Promise<string>;
+  abstract read(key: string): Promise<NodeJS.ReadableStream | undefined>;
+
+  async readText(key: string): Promise<string | undefined> {
+    const stream = await this.read(key);
+    return stream === undefined ? undefined : streamToText(stream);
+  }
+}
+
+class LocalFileStore extends BaseFileStore {
   readonly location: string;
   readonly writable = true;
 
   constructor(private readonly loc: SnapshotLocation & { kind: 'file' }) {
+    super();
     this.location = formatLocation(loc);
   }
 
@@ -130,11 +148,6 @@ class LocalFileStore implements FileStore {
 
   async read(key: string): Promise<NodeJS.ReadableStream | undefined> {
     return readLocalFile(this.pathOf(key));
-  }
-
-  async readText(key: string): Promise<string | undefined> {
-    const stream = await this.read(key);
-    return stream === undefined ? undefined : streamToText(stream);
   }
 }
 
@@ -193,7 +206,7 @@ async function readS3Object(client: S3Client, bucket: string, key: string): Prom
   }
 }
 
-class S3FileStore implements FileStore {
+class S3FileStore extends BaseFileStore {
   readonly location: string;
   readonly writable = true;
   private readonly client: S3Client;
@@ -202,6 +215,7 @@ class S3FileStore implements FileStore {
     private readonly loc: SnapshotLocation & { kind: 's3' },
     s3: S3Settings | undefined,
   ) {
+    super();
     this.location = formatLocation(loc);
     this.client = createS3Client(loc, s3);
   }
@@ -243,11 +257,6 @@ class S3FileStore implements FileStore {
   async read(key: string): Promise<NodeJS.ReadableStream | undefined> {
     return readS3Object(this.client, this.loc.bucket, this.keyOf(key));
   }
-
-  async readText(key: string): Promise<string | undefined> {
-    const stream = await this.read(key);
-    return stream === undefined ? undefined : streamToText(stream);
-  }
 }
 
 async function fetchUrl(url: string): Promise<Readable | undefined> {
@@ -263,11 +272,12 @@ async function fetchUrl(url: string): Promise<Readable | undefined> {
   return Readable.fromWeb(res.body as WebReadableStream<Uint8Array>);
 }
 
-class HttpFileStore implements FileStore {
+class HttpFileStore extends BaseFileStore {
   readonly location: string;
   readonly writable = false;
 
   constructor(private readonly loc: SnapshotLocation & { kind: 'http' }) {
+    super();
     this.location = formatLocation(loc);
   }
 
@@ -282,10 +292,5 @@ class HttpFileStore implements FileStore {
 
   async read(key: string): Promise<NodeJS.ReadableStream | undefined> {
     return fetchUrl(this.urlOf(key));
-  }
-
-  async readText(key: string): Promise<string | undefined> {
-    const stream = await this.read(key);
-    return stream === undefined ? undefined : streamToText(stream);
   }
 }

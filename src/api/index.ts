@@ -10,12 +10,14 @@ import { nodeMethods } from './node/index.js';
 import { stateMethods } from './state.js';
 import { svcMethods } from './svc/index.js';
 import { txMethods } from './txs.js';
+import { validatorMethods } from './validators.js';
 
 export function buildRegistry(node: CairnNode): MethodRegistry {
   return new MethodRegistry().add(
     ...svcMethods(node),
     ...nodeMethods(node),
     ...txMethods(node),
+    ...validatorMethods(node),
     ...stateMethods(node),
     ...logMethods(node),
     ...contractMethods(node),

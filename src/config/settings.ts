@@ -51,6 +51,19 @@ function optionalSetting<S extends z.ZodType>(
 const portSchema = z.number().int().min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 const nonEmpty = z.string().min(1, 'must not be empty');
 
+/** An offense's penalty: a decimal amount in the staking asset's smallest unit. */
+function penaltySetting(offense: string) {
+  return setting(
+    z
+      .union([z.number().int().min(0), z.string().regex(/^[0-9]+$/, 'expected a decimal integer')])
+      .transform((v) => BigInt(v)),
+    'string',
+    10n ** 18n,
+    `Penalty proposed for ${offense}, in the smallest unit of the staking asset`,
+    { placeholder: 'amount' },
+  );
+}
+
 export const SETTINGS = {
   port: setting(portSchema, 'int', 8080, 'Public JSON-RPC port (svc_*, node_*); 0 picks a free port'),
   host: setting(nonEmpty, 'string', '0.0.0.0', 'Address the public port binds to'),
@@ -250,6 +263,76 @@ export const SETTINGS = {
     true,
     "Build and propose blocks in the slots of the keystore's validators; false follows the chain without proposing",
   ),
+  p2p: setting(
+    z.boolean(),
+    'bool',
+    false,
+    'Join the P2P network: gossip txs, block and checkpoint proposals and attestations with peers (libp2p over TCP)',
+  ),
+  p2pPort: setting(portSchema, 'int', 40400, 'TCP port of the P2P network; 0 picks a free port'),
+  p2pListenHost: setting(nonEmpty, 'string', '0.0.0.0', 'Address the P2P port binds to'),
+  p2pAnnounceHost: setting(
+    z.ipv4({ error: 'expected an IPv4 address' }),
+    'string',
+    '127.0.0.1',
+    "IPv4 address peers reach this node at, written into its node record (ENR); set it to the host's public address",
+  ),
+  p2pBootstrapNodes: setting(
+    z.array(nonEmpty),
+    'list',
+    [],
+    'Peers to connect to at start and keep reconnecting to: node records (enr:…) or multiaddrs ending in /p2p/<peer id>, comma-separated',
+    { defaultLabel: 'none', placeholder: 'list' },
+  ),
+  remoteValidators: setting(
+    z.array(ethAddress),
+    'list',
+    [],
+    "Attester addresses of validators run by other nodes, added to the validator set (after the keystore's) when the embedded L1 is first deployed, and funded there; comma-separated",
+    { defaultLabel: 'none', placeholder: 'addresses' },
+  ),
+  attestationTimeoutMs: setting(
+    z.number().int().min(0),
+    'int',
+    4000,
+    "Longest a proposer waits for the committee's attestations (never past the last L1 block of the slot)",
+  ),
+  validatorStats: setting(
+    z.boolean(),
+    'bool',
+    true,
+    "Record each slot's proposal and attestation outcomes (svc_getValidatorsStats) and detect inactivity",
+  ),
+  validatorStatsSlotWindow: setting(
+    z.number().int().min(1),
+    'int',
+    256,
+    'Slots of history kept per validator in the stats',
+  ),
+  slashingRoundSize: setting(
+    z.number().int().min(1),
+    'int',
+    64,
+    "Slots per slashing round: offenses are grouped by the round of their slot (or of their epoch's first slot)",
+  ),
+  slashInactivityTargetPercentage: setting(
+    z
+      .union([
+        z.number(),
+        z
+          .string()
+          .regex(/^[0-9]*\.?[0-9]+$/, 'expected a number')
+          .transform(Number),
+      ])
+      .pipe(z.number().gt(0, 'must be above 0').max(1, 'must be at most 1')),
+    'string',
+    0.9,
+    'Share of its duties in an epoch (proposals and attestations) a validator must miss to commit an inactivity offense',
+  ),
+  slashInactivityPenalty: penaltySetting('inactivity'),
+  slashDuplicateProposalPenalty: penaltySetting('a duplicate proposal'),
+  slashDuplicateAttestationPenalty: penaltySetting('a duplicate attestation'),
+  slashInsufficientAttestationsPenalty: penaltySetting('publishing a checkpoint with too few attestations'),
   snapshotUrl: optionalSetting(
     nonEmpty,
     'string',

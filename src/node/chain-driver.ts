@@ -38,6 +38,10 @@ export class ChainDriver {
       pollingIntervalMs: number;
       /** Runs after the archiver's sync and again after the sequencer (the mempool settles with the chain). */
       afterSync?: () => Promise<void>;
+      /** Attests peers' checkpoint proposals once the chain has caught up with them. */
+      attester?: { attestPending(now: bigint): Promise<void> } | undefined;
+      /** Records what happened in the slots that ended (validator stats, offenses). */
+      monitor?: { afterPass(now: bigint): Promise<void> } | undefined;
       logger: Logger;
     },
   ) {
@@ -94,6 +98,7 @@ export class ChainDriver {
     const report: PassReport = { l1Block: synced.l1Block, checkpointsSynced: synced.checkpoints };
     await this.o.afterSync?.();
     const latest = await rollup.latestL1Block();
+    await this.o.attester?.attestPending(latest.timestamp);
     if (sequencer) {
       report.sequencer = await sequencer.work(
         latest.timestamp,
@@ -105,6 +110,7 @@ export class ChainDriver {
       const proof = await prover.work(latest.timestamp);
       if (proof) report.proofSent = proof.epoch;
     }
+    await this.o.monitor?.afterPass(latest.timestamp);
     return report;
   }
 

@@ -43,6 +43,7 @@ import { genesisBlockHashOf, TreeId, WorldState } from '../world-state/index.js'
 import { NodeAdmin } from './admin.js';
 import { AdminConfigStore, applySavedAdminConfig } from './admin-config.js';
 import { ChainDriver } from './chain-driver.js';
+import { type Consensus, startConsensus } from './consensus.js';
 import { ContractQueries } from './contract-queries.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { FunctionSignatureBook } from './function-signatures.js';
@@ -58,6 +59,7 @@ import {
 } from './snapshots.js';
 import { StateQueries } from './state-queries.js';
 import { TxService } from './tx-service.js';
+import { ValidatorQueries } from './validator-queries.js';
 
 export interface NodeInfo {
   nodeVersion: string;
@@ -92,6 +94,7 @@ export class CairnNode {
   readonly logQueries: LogQueries;
   readonly contractQueries: ContractQueries;
   readonly messageQueries: MessageQueries;
+  readonly validatorQueries: ValidatorQueries;
 
   private liveConfig: Config;
   readonly admin: NodeAdmin;
@@ -116,6 +119,8 @@ export class CairnNode {
     readonly driver: ChainDriver,
     readonly txs: TxService,
     private readonly clock: { mode: 'realtime' | 'manual' },
+    readonly consensus: Consensus,
+    private readonly p2pStore: StoreEnvironment | undefined,
   ) {
     this.liveConfig = config;
     this.signatures = new FunctionSignatureBook(nodeStore);
@@ -124,6 +129,7 @@ export class CairnNode {
     this.logQueries = new LogQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.contractQueries = new ContractQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.messageQueries = new MessageQueries(chain, this.stateQueries, rollup, constants);
+    this.validatorQueries = new ValidatorQueries(consensus, rollup, constants, () => config.slashingRoundSize);
     this.admin = new NodeAdmin({
       config: () => this.liveConfig,
       replaceConfig: (c) => {
@@ -198,6 +204,9 @@ export class CairnNode {
     let mempoolStore: StoreEnvironment | undefined;
     let worldState: WorldState | undefined;
     let l1: L1Connection | undefined;
+    let consensus: Consensus | undefined;
+    let p2pStore: StoreEnvironment | undefined;
+    const nodeRef: { node?: CairnNode } = {};
     let restored: SnapshotEntry | undefined;
     let verified = false;
     try {
@@ -268,6 +277,34 @@ export class CairnNode {
         execution,
         logger: root.child({ component: 'mempool' }),
       });
+      const p2pStoreRef: { env?: StoreEnvironment } = {};
+      const driverRef: { driver?: ChainDriver; requested: boolean } = { requested: false };
+      consensus = await startConsensus({
+        config,
+        domain: { chainId: l1.chainId, rollup: l1.addresses.rollupAddress },
+        rollup,
+        chain,
+        worldState,
+        constants,
+        txs,
+        nodeStore,
+        p2pStore: () => {
+          p2pStoreRef.env ??= openEnvironment(dataDir.path, 'p2p');
+          return p2pStoreRef.env;
+        },
+        validators: () => nodeRef.node?.validators ?? validators,
+        // A proposal arrived: sync and attest soon; requests made while one waits are folded into it.
+        requestPass: () => {
+          if (driverRef.requested || driverRef.driver === undefined) return;
+          driverRef.requested = true;
+          setImmediate(() => {
+            driverRef.requested = false;
+            driverRef.driver?.pass().catch((err) => logger.warn(`chain pass failed: ${errorSummary(err)}`));
+          });
+        },
+        root,
+      });
+      p2pStore = p2pStoreRef.env;
       const sequencer = !config.sequencer
         ? undefined
         : new Sequencer({
@@ -288,6 +325,9 @@ export class CairnNode {
             execution,
             txs,
             fees,
+            committee: consensus.committee,
+            consensus: consensus.client,
+            attestationTimeoutMs: config.attestationTimeoutMs,
             logger: root.child({ component: 'sequencer' }),
           });
       // The dev prover proves with the configured key, or on the embedded L1 with its deployer's.
@@ -316,11 +356,17 @@ export class CairnNode {
         nextBlockIn: () => (clock.mode === 'realtime' ? config.l1BlockTime : 1),
         pollingIntervalMs: config.archiverPollingIntervalMS,
         afterSync: () => txs.afterPass(),
+        attester: consensus.client,
+        monitor: consensus.monitor,
         logger: root.child({ component: 'chain' }),
       });
+      driverRef.driver = driver;
       // A crash between the archiver's and the world state's commits leaves them apart.
       await archiver.catchUpWorldState();
-      await driver.pass();
+      // With the manual clock the chain moves only on request: start from a synced state. With
+      // the realtime clock the first pass runs at once in the background, so a node with a long
+      // history to sync from L1 answers requests (and shows its progress) meanwhile.
+      if (config.clock === 'manual') await driver.pass();
       const node = new CairnNode(
         config,
         logger,
@@ -340,7 +386,10 @@ export class CairnNode {
         driver,
         txs,
         clock,
+        consensus,
+        p2pStore,
       );
+      nodeRef.node = node;
       if (config.clock === 'realtime') driver.start();
       // The protocol's own setup functions are named like any registered signature.
       node.signatures.register(DEFAULT_SETUP_ALLOW_LIST.map((e) => e.signature));
@@ -362,6 +411,8 @@ export class CairnNode {
       node.state = 'running';
       return node;
     } catch (err) {
+      await consensus?.stop();
+      await p2pStore?.close();
       await l1?.close();
       await worldState?.close();
       await mempoolStore?.close();
@@ -423,7 +474,13 @@ export class CairnNode {
     logger: Logger,
   ): Promise<L1Connection> {
     const log = { info: (m: string) => logger.info(m), warn: (m: string) => logger.warn(m) };
+    const local = new Set(validators.map((v) => v.attester.address.toLowerCase()));
+    const remote = config.remoteValidators.filter((a) => !local.has(a)) as `0x${string}`[];
     if (config.l1RpcUrl !== undefined) {
+      if (remote.length > 0)
+        logger.warn(
+          'remoteValidators only apply when the embedded L1 is deployed: the validator set is on L1',
+        );
       return connectExternalL1(
         {
           rpcUrl: config.l1RpcUrl,
@@ -448,9 +505,10 @@ export class CairnNode {
           manaTarget: config.manaTarget,
           rollupVersion: config.rollupVersion,
           genesisArchiveRoot: worldState.at(0).snapshot(TreeId.ARCHIVE).root,
-          validators: validators.map((v) => v.attester.address),
+          validators: [...validators.map((v) => v.attester.address), ...remote],
         },
-        fund: [...new Set(validators.map((v) => v.publisher.address))],
+        // Remote validators' nodes publish from their attester address unless they name a publisher.
+        fund: [...new Set([...validators.map((v) => v.publisher.address), ...remote])],
       },
       log,
     );
@@ -487,9 +545,9 @@ export class CairnNode {
     };
   }
 
-  /** The node record for peer discovery; none while P2P is off (it has no P2P yet). */
+  /** The node record for peer discovery; none while P2P is off. */
   getEncodedEnr(): string | undefined {
-    return undefined;
+    return this.consensus.network?.enr;
   }
 
   getL1ContractAddresses(): L1ContractAddresses {
@@ -647,6 +705,8 @@ export class CairnNode {
     if (this.state === 'stopping' || this.state === 'stopped') return;
     this.state = 'stopping';
     await this.driver.stop();
+    await this.consensus.stop();
+    await this.p2pStore?.close();
     await this.l1.close();
     await this.worldState.close();
     await this.mempoolStore.close();

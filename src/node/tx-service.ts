@@ -86,6 +86,11 @@ export interface TxServiceOptions {
   logger: Logger;
 }
 
+/** Where accepted txs go besides the pool: the P2P network's tx topic. */
+export interface TxGossip {
+  announce(tx: Tx, hash: Fr): void;
+}
+
 /** How many recent blocks the pool remembers having settled with. */
 const SETTLED_WINDOW = 256;
 
@@ -193,8 +198,36 @@ export class TxService implements TxSource {
     return result;
   }
 
-  /** Validates the tx fully and adds it to the pool; throws -32003 / -32000 when it is refused. */
+  private gossip: TxGossip | undefined;
+
+  /** Connects the P2P network: txs accepted from clients are announced to peers. */
+  setGossip(gossip: TxGossip): void {
+    this.gossip = gossip;
+  }
+
+  /**
+   * A tx from a peer: validated and pooled like a client's ('accept'), else dropped ('ignore').
+   * A refusal is not held against the peer: fee floors and pool limits are each node's own, and
+   * the tx may have been valid a moment ago. Gossipsub forwards accepted messages itself.
+   */
+  async receiveFromPeer(tx: Tx, claimedHash: Fr | undefined): Promise<'accept' | 'ignore'> {
+    try {
+      await this.admitValid(tx, claimedHash);
+      return 'accept';
+    } catch (err) {
+      this.o.logger.debug(`tx from a peer not taken: ${(err as Error).message}`);
+      return 'ignore';
+    }
+  }
+
+  /** Validates the tx fully, adds it to the pool and announces it to peers; throws -32003 / -32000 when it is refused. */
   async sendTx(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {
+    const hash = await this.admitValid(tx, claimedHash);
+    this.gossip?.announce(tx, hash);
+    return hash;
+  }
+
+  private async admitValid(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {
     const { hash, ...result } = this.validator.validate(tx, claimedHash, await this.context(false));
     if (hash !== undefined && this.pool.status(hash) !== undefined) {
       throw refused(`tx ${toHex32(hash)} is already known`);

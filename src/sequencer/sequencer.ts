@@ -29,7 +29,9 @@ import {
   type TxExecutionResult,
 } from '../execution/executor.js';
 import type { RollupClient } from '../l1/rollup-client.js';
+import type { CommitteeView } from '../validators/committee.js';
 import type { Validator } from '../validators/keystore.js';
+import type { CheckpointToAttest } from '../validators/validator-client.js';
 import type { WorldState } from '../world-state/index.js';
 import { BlockBuilder } from './block-builder.js';
 
@@ -51,6 +53,12 @@ export interface BlockFeeSource {
   minFeesAt(slot: number): Promise<GasFees>;
 }
 
+/** How the sequencer reaches the committee: announce blocks, gather attestations (the validator client). */
+export interface Consensus {
+  announceBlock(block: L2Block, slot: number, proposer: Validator): Promise<void>;
+  gatherAttestations(c: CheckpointToAttest): Promise<Hex[] | undefined>;
+}
+
 /** DA gas a checkpoint can carry: its blob space (6 blobs of 4096 fields, 32 gas per field). */
 export const MAX_DA_GAS_PER_CHECKPOINT = 6 * 4096 * 32;
 
@@ -69,6 +77,10 @@ export interface SequencerOptions {
   execution?: ExecutionOptions;
   txs: TxSource;
   fees: BlockFeeSource;
+  committee: CommitteeView;
+  consensus: Consensus;
+  /** Longest wait for the committee's attestations (shortened so the proposal still lands in its slot). */
+  attestationTimeoutMs: number;
   logger: Logger;
 }
 
@@ -82,7 +94,10 @@ export interface SequencerSettings {
 }
 
 export type SequencerOutcome =
-  | { kind: 'paused' | 'not-proposer' | 'slot-taken' | 'not-synced' | 'no-txs' | 'slot-ending'; slot: number }
+  | {
+      kind: 'paused' | 'not-proposer' | 'slot-taken' | 'not-synced' | 'no-txs' | 'slot-ending' | 'no-quorum';
+      slot: number;
+    }
   | { kind: 'published'; slot: number; checkpointNumber: number; blocks: number[]; txHash: Hash }
   | { kind: 'pruning'; slot: number; txHash: Hash };
 
@@ -144,7 +159,7 @@ export class Sequencer {
     const pending = await rollup.pendingCheckpointNumber();
     const lastSlot = pending === 0 ? 0 : (await rollup.checkpoint(pending)).slot;
     if (slot === 0 || slot <= lastSlot) return { kind: 'slot-taken', slot };
-    const proposer = (await rollup.proposerAtSlot(slot)).toLowerCase();
+    const proposer = await this.o.committee.proposer(slot);
     const me = this.validators.find((v) => v.attester.address.toLowerCase() === proposer);
     if (!me) return { kind: 'not-proposer', slot };
     if (store.latestCheckpointNumber !== pending) return { kind: 'not-synced', slot };
@@ -204,6 +219,7 @@ export class Sequencer {
       store.addProposedBlock(block);
       for (const r of reverted) this.o.txs.reverted(r.hash, r.reason);
       blocks.push(block);
+      await this.o.consensus.announceBlock(block, slot, me);
     }
     if (blocks.length === 0) return { kind: 'no-txs', slot };
 
@@ -226,16 +242,24 @@ export class Sequencer {
       totalManaUsed: blocks.reduce((sum, b) => sum + b.header.totalManaUsed, 0n),
     };
     const headerHash = checkpointHeaderHash(header);
-    const digest = await rollup.attestationDigest(n, slot, last.archive.root, headerHash);
-    const committee = await rollup.epochCommittee(epoch);
-    const attestations: Hex[] = await Promise.all(
-      committee.map((member) => {
-        const local = this.validators.find((v) => v.attester.address.toLowerCase() === member.toLowerCase());
-        return local
-          ? local.attester.signMessage({ message: { raw: digest } })
-          : Promise.resolve('0x' as Hex);
-      }),
-    );
+    const body = encodeCheckpointBody({ header, blocks });
+    // The proposal has to be mined in this slot: stop waiting a block before the slot ends.
+    const slotLeftMs = Number(slotStart(slot + 1, constants) - next - 1n) * 1000;
+    const attestations = await this.o.consensus.gatherAttestations({
+      checkpointNumber: n,
+      slot,
+      archive: last.archive.root,
+      headerHash,
+      header,
+      body,
+      proposer: me,
+      committee: await this.o.committee.committee(epoch),
+      deadline: Date.now() + Math.max(0, Math.min(this.o.attestationTimeoutMs, slotLeftMs)),
+    });
+    if (attestations === undefined) {
+      this.sentForSlot = slot;
+      return { kind: 'no-quorum', slot };
+    }
     const txHash = await rollup.propose(me.publisher, {
       checkpointNumber: n,
       slot,
@@ -245,7 +269,7 @@ export class Sequencer {
       outHash: header.epochOutHash,
       inHash: header.inHash,
       attestations,
-      body: encodeCheckpointBody({ header, blocks }),
+      body,
     });
     this.sentForSlot = slot;
     logger.info(

@@ -31,6 +31,7 @@ import { Sequencer, type TxSource } from '../../src/sequencer/sequencer.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { ensureDevKeystore, loadKeystore, type Validator } from '../../src/validators/keystore.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { localConsensus } from '../helpers/consensus.js';
 import { startTestL1 } from '../helpers/l1.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-sequencer-'));
@@ -116,6 +117,19 @@ describe('sequencer, archiver and prover on L1', () => {
       settings: { minTxsPerBlock: 0, maxTxsPerBlock: 2 },
       txs,
       fees: new FeeOracle(rollup, constants),
+      ...(() => {
+        const { committee, client } = localConsensus({
+          rollup,
+          chainId: l1.chainId,
+          rollupAddress: l1.addresses.rollupAddress,
+          chain: store,
+          worldState,
+          constants,
+          env: openEnvironment(dir, 'node'),
+          validators: () => validators,
+        });
+        return { committee, consensus: client, attestationTimeoutMs: 0 };
+      })(),
       logger: silent,
     });
     prover = new DevProver({

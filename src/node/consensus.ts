@@ -1,0 +1,154 @@
+// Assembles the node's consensus parts: the committee view, the attestation pool, the validator
+// client, the validator monitor (stats and offenses) and, with P2P on, the network that carries
+// txs, proposals and attestations between nodes.
+import type { Logger } from 'pino';
+import type { ChainStore } from '../archiver/chain-store.js';
+import type { Config } from '../config/settings.js';
+import { toHex32 } from '../core/field.js';
+import type { L1RollupConstants } from '../core/time.js';
+import { fromTx, toTx, tx as txWire } from '../core/tx-codecs.js';
+import type { RollupClient } from '../l1/rollup-client.js';
+import { loadOrCreatePeerKey, P2PNetwork } from '../p2p/network.js';
+import type { StoreEnvironment } from '../store/environment.js';
+import { AttestationPool } from '../validators/attestation-pool.js';
+import { CommitteeView, type Domain } from '../validators/committee.js';
+import type { Validator } from '../validators/keystore.js';
+import { TOPICS } from '../validators/messages.js';
+import { ValidatorMonitor } from '../validators/monitor.js';
+import { EquivocationWatcher, OffenseStore } from '../validators/slashing.js';
+import { ValidatorStatsStore } from '../validators/stats.js';
+import { ValidatorClient } from '../validators/validator-client.js';
+import type { WorldState } from '../world-state/index.js';
+import type { TxService } from './tx-service.js';
+
+export interface Consensus {
+  committee: CommitteeView;
+  pool: AttestationPool;
+  offenses: OffenseStore;
+  client: ValidatorClient;
+  /** Undefined when validator stats are off. */
+  stats: ValidatorStatsStore | undefined;
+  monitor: ValidatorMonitor | undefined;
+  /** Undefined when P2P is off. */
+  network: P2PNetwork | undefined;
+  stop(): Promise<void>;
+}
+
+export interface ConsensusDeps {
+  config: Config;
+  domain: Domain;
+  rollup: RollupClient;
+  chain: ChainStore;
+  worldState: WorldState;
+  constants: L1RollupConstants;
+  txs: TxService;
+  nodeStore: StoreEnvironment;
+  /** The `p2p` store (the node key); opened only with P2P on. */
+  p2pStore: () => StoreEnvironment;
+  validators: () => readonly Validator[];
+  /** Runs a chain pass soon (late bound: the driver is built after the consensus parts). */
+  requestPass: () => void;
+  root: Logger;
+}
+
+export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
+  const { config, constants } = d;
+  const committee = new CommitteeView(d.rollup);
+  const pool = new AttestationPool();
+  const offenses = new OffenseStore(d.nodeStore, {
+    roundSize: config.slashingRoundSize,
+    epochDuration: constants.epochDuration,
+  });
+  const logger = d.root.child({ component: 'validator' });
+  const network = config.p2p
+    ? await P2PNetwork.start({
+        privateKey: loadOrCreatePeerKey(d.p2pStore()),
+        listenHost: config.p2pListenHost,
+        listenPort: config.p2pPort,
+        announceHost: config.p2pAnnounceHost,
+        bootstrap: config.p2pBootstrapNodes,
+        topicPrefix: `/cairn/${d.domain.chainId}/${d.domain.rollup.toLowerCase()}`,
+        logger: d.root.child({ component: 'p2p' }),
+      })
+    : undefined;
+  const client = new ValidatorClient({
+    domain: d.domain,
+    committee,
+    pool,
+    equivocation: new EquivocationWatcher({
+      duplicateProposalPenalty: config.slashDuplicateProposalPenalty,
+      duplicateAttestationPenalty: config.slashDuplicateAttestationPenalty,
+    }),
+    offenses,
+    chain: d.chain,
+    worldState: d.worldState,
+    rollup: d.rollup,
+    constants,
+    validators: d.validators,
+    network,
+    requestPass: d.requestPass,
+    logger,
+  });
+  if (network !== undefined) {
+    network.subscribe(TOPICS.blockProposal, (data, from) => client.onBlockProposal(data, from));
+    network.subscribe(TOPICS.checkpointProposal, (data, from) => client.onCheckpointProposal(data, from));
+    network.subscribe(TOPICS.attestation, (data, from) => client.onAttestation(data, from));
+    network.subscribe(TOPICS.tx, async (data) => {
+      const parsed = txWire.safeParse(parseJson(data));
+      if (!parsed.success) return 'reject';
+      const { tx, claimedHash } = toTx(parsed.data);
+      return d.txs.receiveFromPeer(tx, claimedHash);
+    });
+    d.txs.setGossip({
+      announce: (tx, hash) => {
+        const bytes = new TextEncoder().encode(JSON.stringify(txWire.encode(fromTx(tx, hash))));
+        network.publish(TOPICS.tx, bytes).catch((err) => {
+          logger.warn(`announcing tx ${toHex32(hash)} failed: ${(err as Error).message}`);
+        });
+      },
+    });
+    logger.info(`P2P: peer id ${network.peerId}, node record ${network.enr}`);
+  }
+  const stats = config.validatorStats
+    ? new ValidatorStatsStore(d.nodeStore, { slotWindow: config.validatorStatsSlotWindow })
+    : undefined;
+  const monitor =
+    stats === undefined
+      ? undefined
+      : new ValidatorMonitor({
+          stats,
+          offenses,
+          pool,
+          committee,
+          chain: d.chain,
+          constants,
+          domain: d.domain,
+          meta: d.nodeStore.database<number>('validator-monitor'),
+          slashing: {
+            inactivityThreshold: config.slashInactivityTargetPercentage,
+            inactivityPenalty: config.slashInactivityPenalty,
+            insufficientAttestationsPenalty: config.slashInsufficientAttestationsPenalty,
+          },
+          logger,
+        });
+  return {
+    committee,
+    pool,
+    offenses,
+    client,
+    stats,
+    monitor,
+    network,
+    stop: async () => {
+      await network?.stop();
+    },
+  };
+}
+
+function parseJson(data: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data));
+  } catch {
+    return undefined;
+  }
+}

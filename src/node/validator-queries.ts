@@ -1,0 +1,73 @@
+// Answers the validator, P2P and slashing queries from the consensus parts.
+import { unavailable } from '../core/errors.js';
+import { type L1RollupConstants, slotAt } from '../core/time.js';
+import type { RollupClient } from '../l1/rollup-client.js';
+import type { PeerInfo } from '../p2p/network.js';
+import { type Offense, roundOfSlot } from '../validators/slashing.js';
+import type { SingleValidatorStats, ValidatorsStats } from '../validators/stats.js';
+import type { Consensus } from './consensus.js';
+
+const P2P_OFF = 'P2P is disabled on this node (start it with --p2p)';
+
+export class ValidatorQueries {
+  constructor(
+    private readonly consensus: Consensus,
+    private readonly rollup: RollupClient,
+    private readonly constants: L1RollupConstants,
+    private readonly roundSize: () => number,
+  ) {}
+
+  getValidatorsStats(): ValidatorsStats {
+    return this.consensus.stats?.all() ?? { stats: {}, slotWindow: 0 };
+  }
+
+  getValidatorStats(address: string, fromSlot?: number, toSlot?: number): SingleValidatorStats | undefined {
+    return this.consensus.stats?.one(address, fromSlot, toSlot);
+  }
+
+  private network() {
+    if (this.consensus.network === undefined) throw unavailable(P2P_OFF);
+    return this.consensus.network;
+  }
+
+  getPeers(includePending: boolean): PeerInfo[] {
+    return this.network().getPeers(includePending);
+  }
+
+  getCheckpointAttestationsForSlot(slot: number, payloadHash?: string) {
+    this.network();
+    return this.consensus.pool.attestations(slot, payloadHash).map((a) => ({
+      payload: { header: a.header, archive: a.archive, feeAssetPriceModifier: 0n },
+      signature: a.signature,
+      proposerSignature: a.proposerSignature,
+    }));
+  }
+
+  getProposalsForSlot(slot: number) {
+    this.network();
+    const { pool } = this.consensus;
+    return {
+      blockProposals: pool.blockProposals(slot).map(({ digest: _d, proposer: _p, slot: s, ...b }) => ({
+        slotNumber: s,
+        ...b,
+      })),
+      checkpointProposals: pool.checkpointProposals(slot).map((c) => ({
+        checkpointNumber: c.checkpointNumber,
+        checkpointHeader: c.header,
+        archive: c.archive,
+        feeAssetPriceModifier: 0n,
+        signature: c.signature,
+      })),
+    };
+  }
+
+  async getSlashOffenses(round: bigint | 'all' | 'current'): Promise<Offense[]> {
+    const { offenses } = this.consensus;
+    if (round === 'all') return offenses.all();
+    if (round === 'current') {
+      const slot = slotAt((await this.rollup.latestL1Block()).timestamp, this.constants);
+      return offenses.forRound(roundOfSlot(slot, this.roundSize()));
+    }
+    return offenses.forRound(round);
+  }
+}

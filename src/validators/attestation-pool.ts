@@ -1,0 +1,109 @@
+// Proposals and attestations of recent slots, from this node's own validators and from peers
+// (already checked by the validator client). Bounded: at most two block proposals per position
+// and two checkpoint proposals per slot (a second one is kept as evidence of equivocation), and
+// slots older than the retention window are dropped.
+import type { Hex } from 'viem';
+import type { BlockProposal, CheckpointAttestation, CheckpointProposal } from './messages.js';
+
+export const MAX_PROPOSALS_PER_SLOT = 2;
+
+/** An attestation with the digest it signs and who signed it. */
+export interface PooledAttestation extends CheckpointAttestation {
+  digest: Hex;
+  attester: string;
+}
+
+export interface PooledCheckpointProposal extends CheckpointProposal {
+  digest: Hex;
+  proposer: string;
+}
+
+export interface PooledBlockProposal extends BlockProposal {
+  digest: Hex;
+  proposer: string;
+}
+
+interface SlotEntry {
+  blocks: PooledBlockProposal[];
+  checkpoints: PooledCheckpointProposal[];
+  /** attester → digest → attestation */
+  attestations: Map<string, Map<Hex, PooledAttestation>>;
+}
+
+export type AddOutcome = 'added' | 'known' | 'full';
+
+export class AttestationPool {
+  private readonly slots = new Map<number, SlotEntry>();
+
+  constructor(private readonly retainSlots = 64) {}
+
+  private entry(slot: number): SlotEntry {
+    let e = this.slots.get(slot);
+    if (e === undefined) {
+      e = { blocks: [], checkpoints: [], attestations: new Map() };
+      this.slots.set(slot, e);
+    }
+    return e;
+  }
+
+  addBlockProposal(p: PooledBlockProposal): AddOutcome {
+    const e = this.entry(p.slot);
+    const same = e.blocks.filter((b) => b.indexWithinCheckpoint === p.indexWithinCheckpoint);
+    if (same.some((b) => b.digest === p.digest)) return 'known';
+    if (same.length >= MAX_PROPOSALS_PER_SLOT) return 'full';
+    e.blocks.push(p);
+    return 'added';
+  }
+
+  addCheckpointProposal(p: PooledCheckpointProposal): AddOutcome {
+    const e = this.entry(p.slot);
+    if (e.checkpoints.some((c) => c.digest === p.digest)) return 'known';
+    if (e.checkpoints.length >= MAX_PROPOSALS_PER_SLOT) return 'full';
+    e.checkpoints.push(p);
+    return 'added';
+  }
+
+  addAttestation(a: PooledAttestation): AddOutcome {
+    const byAttester = this.entry(a.slot).attestations;
+    let digests = byAttester.get(a.attester);
+    if (digests === undefined) {
+      digests = new Map();
+      byAttester.set(a.attester, digests);
+    }
+    if (digests.has(a.digest)) return 'known';
+    if (digests.size >= MAX_PROPOSALS_PER_SLOT) return 'full';
+    digests.set(a.digest, a);
+    return 'added';
+  }
+
+  blockProposals(slot: number): PooledBlockProposal[] {
+    return [...(this.slots.get(slot)?.blocks ?? [])].sort(
+      (a, b) => a.indexWithinCheckpoint - b.indexWithinCheckpoint,
+    );
+  }
+
+  checkpointProposals(slot: number): PooledCheckpointProposal[] {
+    return [...(this.slots.get(slot)?.checkpoints ?? [])];
+  }
+
+  /** The slot's attestations; with a digest, only those signing it. */
+  attestations(slot: number, digest?: string): PooledAttestation[] {
+    const out: PooledAttestation[] = [];
+    for (const digests of this.slots.get(slot)?.attestations.values() ?? []) {
+      for (const a of digests.values()) {
+        if (digest === undefined || a.digest === digest.toLowerCase()) out.push(a);
+      }
+    }
+    return out;
+  }
+
+  /** attester → signature, for one digest. */
+  signatures(slot: number, digest: Hex): Map<string, Hex> {
+    return new Map(this.attestations(slot, digest).map((a) => [a.attester, a.signature]));
+  }
+
+  /** Drops slots that fell out of the retention window behind `currentSlot`. */
+  prune(currentSlot: number): void {
+    for (const slot of this.slots.keys()) if (slot + this.retainSlots < currentSlot) this.slots.delete(slot);
+  }
+}

@@ -62,8 +62,9 @@ const VERDICTS: Record<GossipVerdict, TopicValidatorResult> = {
 const REDIAL_MIN_MS = 2_000;
 const REDIAL_MAX_MS = 10_000;
 const DIAL_TIMEOUT_MS = 5_000;
-// Default thresholds are gossip -10, publish -50, graylist -80: a peer is cut off from our gossip
-// after a few rejected messages and graylisted after eight, and forgiven over a few minutes.
+// Each rejected message costs its sender 10 points of gossipsub score, halving every minute. With
+// the default thresholds (gossip -10, publish -50, graylist -80), two recent rejects stop gossip
+// with the peer and nine get everything it sends dropped.
 const REJECT_PENALTY = 10;
 const PENALTY_HALF_LIFE_MS = 60_000;
 
@@ -161,6 +162,7 @@ export class P2PNetwork {
       tcp: Number(port),
     });
     network = new P2PNetwork(node, o, bootstrap, enr);
+    o.logger.info({ peerId: network.peerId, addresses: network.multiaddrs, enr }, 'p2p started');
     return network;
   }
 
@@ -184,7 +186,7 @@ export class P2PNetwork {
       const from = msg.type === 'signed' ? msg.from.toString() : source.toString();
       let verdict: GossipVerdict = 'ignore';
       try {
-        verdict = 'accept';
+        verdict = await handler(msg.data, from);
       } catch (err) {
         this.o.logger.debug({ err, topic: name, from }, 'gossip handler failed; ignoring the message');
       }

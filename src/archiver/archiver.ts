@@ -56,6 +56,40 @@ export class Archiver {
     this.batchBlocks = o.batchBlocks ?? 1000;
   }
 
+  /** Where a catch-up with L1 started (L1 block, time), while one is under way. */
+  private catchUp: { fromBlock: bigint; startedAt: number } | undefined;
+
+  /**
+   * While the archiver is more than one pass behind L1 (a new node, or one that was down), logs
+   * how far it has got, with the rate and an estimate of the time left; and when it has caught up.
+   */
+  private async reportProgress(from: bigint, to: bigint, latest: bigint): Promise<void> {
+    const { logger, store, rollup } = this.o;
+    if (to < latest) {
+      this.catchUp ??= { fromBlock: from, startedAt: Date.now() };
+      const done = to - this.catchUp.fromBlock + 1n;
+      const total = latest - this.catchUp.fromBlock + 1n;
+      const seconds = (Date.now() - this.catchUp.startedAt) / 1000;
+      const rate = seconds > 0 ? Number(done) / seconds : 0;
+      const eta = rate > 0 ? `, about ${Math.ceil(Number(latest - to) / rate)} s left` : '';
+      logger.info(
+        `syncing from L1: block ${to} of ${latest} (${Number((done * 1000n) / total) / 10}%), ` +
+          `checkpoint ${store.latestCheckpointNumber} of ${await rollup.pendingCheckpointNumber()}${eta}`,
+      );
+    } else if (this.catchUp !== undefined) {
+      const seconds = ((Date.now() - this.catchUp.startedAt) / 1000).toFixed(1);
+      logger.info(
+        `synced with L1 at block ${to}: checkpoint ${store.latestCheckpointNumber}, block ${store.latestBlockNumber} (${seconds} s)`,
+      );
+      this.catchUp = undefined;
+    }
+  }
+
+  /** The catch-up under way, for the node's status. */
+  get syncProgress(): { l1Block: bigint; catchingUp: boolean } {
+    return { l1Block: this.o.store.l1SyncPoint?.blockNumber ?? 0n, catchingUp: this.catchUp !== undefined };
+  }
+
   /** Most L1 blocks read in one pass, from the next pass on. */
   setBatchBlocks(blocks: number): void {
     this.batchBlocks = blocks;
@@ -99,6 +133,7 @@ export class Archiver {
         }
       }
       store.setL1SyncPoint(syncPointOf(await rollup.l1Block(to)));
+      await this.reportProgress(from, to, latest.number);
     }
     const provenAt = store.provenAtL1Block;
     const final = provenAt !== undefined && latest.number - provenAt >= BigInt(this.o.finalityDepth);

@@ -55,12 +55,16 @@ const nonEmpty = z.string().min(1, 'must not be empty');
 function penaltySetting(offense: string) {
   return setting(
     z
-      .union([z.number().int().min(0), z.string().regex(/^[0-9]+$/, 'expected a decimal integer')])
+      .union([
+        z.bigint().min(0n),
+        z.number().int().min(0),
+        z.string().regex(/^[0-9]+$/, 'expected a decimal integer'),
+      ])
       .transform((v) => BigInt(v)),
     'string',
     10n ** 18n,
     `Penalty proposed for ${offense}, in the smallest unit of the staking asset`,
-    { placeholder: 'amount' },
+    { placeholder: 'amount', defaultLabel: '1000000000000000000' },
   );
 }
 

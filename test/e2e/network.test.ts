@@ -1,0 +1,281 @@
+// A network of three nodes on loopback sharing one L1 (node A's embedded anvil, realtime clock):
+// the committee spans the nodes' validators plus a remote validator no node runs. Txs sent to one
+// node reach the others' pools; checkpoints carry attestations from all three nodes; the nodes
+// follow the same chain; the stats show the remote validator never attesting and an inactivity
+// offense appears for it in its round; a stopped node catches up when restarted; a node started
+// later syncs the history from L1, showing its progress.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { devAccounts, NodeClient, prepareTx, randomFr } from '../../src/client/index.js';
+import { type CairnProcess, followerFlags, startCairn } from '../helpers/process.js';
+import { call, result } from '../helpers/rpc.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-network-'));
+const SLOT = 6;
+const EPOCH = 4;
+const ROUND = 8;
+
+/** Writes a keystore of `count` new validators; returns its path and their addresses. */
+function keystore(name: string, count: number) {
+  const keys = Array.from({ length: count }, () => generatePrivateKey());
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify({ validators: keys.map((attester) => ({ attester })) }), { mode: 0o600 });
+  return { path, addresses: keys.map((k) => privateKeyToAccount(k).address.toLowerCase()) };
+}
+
+const a = keystore('a', 4);
+const b = keystore('b', 1);
+const c = keystore('c', 1);
+/** A validator in the set that no node runs: it never proposes or attests. */
+const remote = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+const nodeArgs = [
+  '--clock',
+  'realtime',
+  '--l1-block-time',
+  '1',
+  '--archiver-polling-interval-m-s',
+  '200',
+  '--attestation-timeout-ms',
+  '3000',
+  '--slashing-round-size',
+  String(ROUND),
+];
+const p2pArgs = ['--p2p', '--p2p-port', '0', '--p2p-listen-host', '127.0.0.1'];
+const [payer] = devAccounts(1);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('a three-node network on loopback', () => {
+  let nodeA: CairnProcess;
+  let nodeB: CairnProcess;
+  let nodeC: CairnProcess;
+  let bArgs: string[];
+  const later: CairnProcess[] = [];
+  const pub = (n: CairnProcess, m: string, p?: unknown) => result(n.publicUrl, m, p) as Promise<any>;
+  const admin = (n: CairnProcess, m: string, p?: unknown) => result(n.adminUrl, m, p) as Promise<any>;
+  const checkpointed = async (n: CairnProcess) => (await pub(n, 'svc_getChainTips')).checkpointed.block.number as number;
+  const connected = async (n: CairnProcess) =>
+    ((await pub(n, 'svc_getPeers')) as { status: string }[]).filter((p) => p.status === 'connected').length;
+
+  before(async () => {
+    nodeA = await startCairn(
+      [
+        ...nodeArgs,
+        ...p2pArgs,
+        '--keystore-path',
+        a.path,
+        '--slot-duration',
+        String(SLOT),
+        '--epoch-duration',
+        String(EPOCH),
+        '--target-committee-size',
+        '7',
+        '--remote-validators',
+        [...b.addresses, ...c.addresses, remote].join(','),
+      ],
+      {},
+      [],
+      60_000,
+    );
+    const enr = (await pub(nodeA, 'svc_getEncodedEnr')) as string;
+    const follow = await followerFlags(nodeA);
+    bArgs = [
+      ...nodeArgs,
+      ...p2pArgs,
+      ...follow,
+      '--keystore-path',
+      b.path,
+      '--p2p-bootstrap-nodes',
+      enr,
+      '--ephemeral',
+      'false',
+      '--data-dir',
+      join(dir, 'data-b'),
+    ];
+    nodeB = await startCairn(bArgs, {}, [], 60_000);
+    // Discovery is by bootstrap list only: C names both A and B, so the three form a full mesh.
+    const enrB = (await pub(nodeB, 'svc_getEncodedEnr')) as string;
+    nodeC = await startCairn(
+      [...nodeArgs, ...p2pArgs, ...follow, '--keystore-path', c.path, '--p2p-bootstrap-nodes', `${enr},${enrB}`],
+      {},
+      [],
+      60_000,
+    );
+  });
+  after(async () => {
+    await Promise.all([nodeA, nodeB, nodeC, ...later].map((n) => n?.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the nodes find each other through node A’s record', async () => {
+    const enr = (await pub(nodeA, 'svc_getEncodedEnr')) as string;
+    assert.match(enr, /^enr:[A-Za-z0-9_-]+$/);
+    await until('A to see two peers', async () => ((await connected(nodeA)) === 2 ? true : undefined));
+    await until('B and C to see two peers each', async () =>
+      (await connected(nodeB)) === 2 && (await connected(nodeC)) === 2 ? true : undefined,
+    );
+    const peers = (await pub(nodeB, 'svc_getPeers', [true])) as { id: string; status: string }[];
+    assert.ok(peers.every((p) => typeof p.id === 'string' && p.id.length > 0));
+  });
+
+  test('a tx sent to C reaches the pools of A and B', async () => {
+    const clientC = new NodeClient(nodeC.publicUrl);
+    const tx = await prepareTx(clientC, { feePayer: payer!.address, protocolNullifier: randomFr() });
+    const seen = new Set<string>();
+    assert.equal(await pub(nodeC, 'svc_sendTx', [tx.wire]), null);
+    await until('the tx to be pending on A and B', async () => {
+      for (const [name, n] of [
+        ['A', nodeA],
+        ['B', nodeB],
+      ] as const) {
+        const status = (await pub(n, 'svc_getTxReceipt', [tx.hash])).status;
+        if (status === 'pending') seen.add(name);
+      }
+      return seen.size === 2 ? true : undefined;
+    });
+    await until(
+      'the tx to be checkpointed',
+      async () => ((await pub(nodeA, 'svc_getTxReceipt', [tx.hash])).status === 'checkpointed' ? true : undefined),
+      90_000,
+    );
+  });
+
+  test('checkpoints carry attestations from validators of all three nodes', async () => {
+    const signersOf = async (n: number) => {
+      const cp = await pub(nodeA, 'svc_getCheckpoint', [n, { includeAttestations: true }]);
+      return new Set(
+        (cp.attestations as { address: string; signature: string }[])
+          .filter((x) => x.signature !== '0x')
+          .map((x) => x.address),
+      );
+    };
+    const n = await until(
+      'a checkpoint signed by A, B and C',
+      async () => {
+        const latest = (await pub(nodeA, 'svc_getCheckpointNumber')) as number;
+        for (let i = latest; i >= 1; i--) {
+          const signers = await signersOf(i);
+          if ([a.addresses, b.addresses, c.addresses].every((set) => set.some((x) => signers.has(x)))) return i;
+        }
+        return undefined;
+      },
+      90_000,
+    );
+    const signers = await signersOf(n);
+    assert.ok(!signers.has(remote), 'the remote validator never signs');
+    assert.ok(signers.size >= 5, `quorum of 7 is 5, got ${signers.size}`);
+  });
+
+  test('every node follows the same chain', async () => {
+    const tip = await checkpointed(nodeA);
+    assert.ok(tip > 0);
+    await until('B and C to reach A’s checkpointed tip', async () =>
+      (await checkpointed(nodeB)) >= tip && (await checkpointed(nodeC)) >= tip ? true : undefined,
+    );
+    const hashes = await Promise.all([nodeA, nodeB, nodeC].map(async (n) => (await pub(n, 'svc_getBlock', [tip])).hash));
+    assert.equal(new Set(hashes).size, 1, `block ${tip}: ${hashes.join(' ')}`);
+  });
+
+  test('the P2P queries answer from the attestation pool', async () => {
+    const cp = await pub(nodeB, 'svc_getCheckpoint', ['checkpointed']);
+    const slot = cp.header.slotNumber as number;
+    const proposals = await pub(nodeB, 'svc_getProposalsForSlot', [slot]);
+    const attestations = await pub(nodeB, 'svc_getCheckpointAttestationsForSlot', [slot]);
+    // B may be the proposer of that slot itself: then the pool holds its own proposal.
+    assert.ok(proposals.checkpointProposals.length >= 1);
+    assert.equal(proposals.checkpointProposals[0].archive, cp.archive?.root ?? proposals.checkpointProposals[0].archive);
+    assert.ok(proposals.blockProposals.length >= 1);
+    assert.ok(attestations.length >= 1);
+    for (const x of attestations) {
+      assert.match(x.signature, /^0x[0-9a-f]{130}$/);
+      assert.equal(x.payload.header.slotNumber, slot);
+    }
+  });
+
+  test('the stats show the remote validator never attesting, and the others attesting', async () => {
+    const stats = await until('stats with attestation duties for the remote validator', async () => {
+      const s = await pub(nodeA, 'svc_getValidatorsStats');
+      return s.stats[remote]?.missedAttestations.count > 0 ? s : undefined;
+    });
+    const x = stats.stats[remote];
+    assert.ok(x.history.every((h: { status: string }) => h.status !== 'attestation-sent'));
+    assert.equal(x.missedAttestations.count, x.missedAttestations.total);
+    assert.equal(x.missedAttestations.rate, 1);
+    assert.equal(x.lastAttestation, undefined);
+    const bStats = stats.stats[b.addresses[0]!];
+    assert.ok(bStats.history.some((h: { status: string }) => h.status === 'attestation-sent'));
+    const one = await pub(nodeB, 'node_getValidatorStats', [remote]);
+    assert.equal(one.validator.address, remote);
+    assert.ok(typeof one.slotWindow === 'number' && one.slotWindow > 0);
+  });
+
+  test('an inactivity offense appears for the remote validator in its round', async () => {
+    const offense = await until(
+      'an inactivity offense',
+      async () => {
+        const all = (await admin(nodeA, 'svcAdmin_getSlashOffenses', ['all'])) as any[];
+        return all.find((o) => o.validator === remote && o.offenseType === 3);
+      },
+      120_000,
+    );
+    const round = Math.floor((Number(offense.epochOrSlot) * EPOCH) / ROUND);
+    const inRound = (await admin(nodeA, 'nodeAdmin_getSlashOffenses', [String(round)])) as any[];
+    assert.ok(inRound.some((o) => o.validator === remote && o.offenseType === 3));
+    const otherRound = (await admin(nodeA, 'svcAdmin_getSlashOffenses', [round + 1000])) as any[];
+    assert.equal(otherRound.length, 0);
+    assert.ok(BigInt(offense.amount) > 0n);
+    const bad = await call(nodeA.adminUrl, 'svcAdmin_getSlashOffenses', ['soon']);
+    assert.equal(bad.error?.code, -32602);
+  });
+
+  test('a stopped node catches up when restarted', async () => {
+    await nodeB.stop();
+    const before = await checkpointed(nodeA);
+    await until('the chain to move on without B', async () =>
+      (await checkpointed(nodeA)) > before + 1 ? true : undefined,
+    90_000);
+    nodeB = await startCairn(bArgs, {}, [], 60_000);
+    const target = await checkpointed(nodeA);
+    await until('B to catch up', async () => ((await checkpointed(nodeB)) >= target ? true : undefined));
+    const [ha, hb] = await Promise.all([nodeA, nodeB].map(async (n) => (await pub(n, 'svc_getBlock', [target])).hash));
+    assert.equal(hb, ha);
+    await until('B to reconnect', async () => ((await connected(nodeB)) >= 1 ? true : undefined));
+  });
+
+  test('a node started later syncs the history from L1 and shows its progress', async () => {
+    const target = await checkpointed(nodeA);
+    const late = await startCairn(
+      [...nodeArgs, ...(await followerFlags(nodeA)), '--sequencer', 'false', '--archiver-batch-size', '5'],
+      {},
+      [],
+      60_000,
+    );
+    later.push(late);
+    await until('the late node to reach A’s tip', async () => ((await checkpointed(late)) >= target ? true : undefined));
+    assert.match(late.output(), /syncing from L1: block \d+ of \d+ \([0-9.]+%\), checkpoint \d+ of \d+/);
+    await until('the late node to report it has caught up', async () =>
+      /synced with L1 at block \d+/.test(late.output()) ? true : undefined,
+    );
+    assert.equal((await pub(late, 'svc_getBlock', [target])).hash, (await pub(nodeA, 'svc_getBlock', [target])).hash);
+    const peers = await call(late.publicUrl, 'svc_getPeers');
+    assert.equal(peers.error?.code, -32002);
+    assert.equal(await pub(late, 'svc_getEncodedEnr'), null);
+  });
+});

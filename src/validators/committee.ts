@@ -32,7 +32,8 @@ export interface CheckpointPayload {
   headerHash: bigint;
 }
 
-export function attestationDigest(domain: Domain, p: CheckpointPayload): Hex {
+/** keccak256(abi.encode(typehash, chainId, rollup, a, b, c, d)): the layout both digests share. */
+function typedDigest(typehash: Hex, domain: Domain, a: number, b: number, c: bigint, d: bigint): Hex {
   return keccak256(
     encodeAbiParameters(
       [
@@ -44,17 +45,13 @@ export function attestationDigest(domain: Domain, p: CheckpointPayload): Hex {
         { type: 'bytes32' },
         { type: 'bytes32' },
       ],
-      [
-        ATTESTATION_TYPEHASH,
-        BigInt(domain.chainId),
-        domain.rollup,
-        BigInt(p.checkpointNumber),
-        BigInt(p.slot),
-        hex32(p.archive),
-        hex32(p.headerHash),
-      ],
+      [typehash, BigInt(domain.chainId), domain.rollup, BigInt(a), BigInt(b), hex32(c), hex32(d)],
     ),
   );
+}
+
+export function attestationDigest(domain: Domain, p: CheckpointPayload): Hex {
+  return typedDigest(ATTESTATION_TYPEHASH, domain, p.checkpointNumber, p.slot, p.archive, p.headerHash);
 }
 
 export interface BlockPayload {
@@ -65,27 +62,13 @@ export interface BlockPayload {
 }
 
 export function blockProposalDigest(domain: Domain, p: BlockPayload): Hex {
-  return keccak256(
-    encodeAbiParameters(
-      [
-        { type: 'bytes32' },
-        { type: 'uint256' },
-        { type: 'address' },
-        { type: 'uint256' },
-        { type: 'uint256' },
-        { type: 'bytes32' },
-        { type: 'bytes32' },
-      ],
-      [
-        BLOCK_PROPOSAL_TYPEHASH,
-        BigInt(domain.chainId),
-        domain.rollup,
-        BigInt(p.slot),
-        BigInt(p.indexWithinCheckpoint),
-        hex32(p.blockHash),
-        hex32(p.archive),
-      ],
-    ),
+  return typedDigest(
+    BLOCK_PROPOSAL_TYPEHASH,
+    domain,
+    p.slot,
+    p.indexWithinCheckpoint,
+    p.blockHash,
+    p.archive,
   );
 }
 

@@ -689,6 +689,18 @@ export class CairnNode {
       clock: this.clock.mode,
       ...this.admin.states(),
       snapshotUpload: this.snapshots.current,
+      l1Sync: {
+        l1Block: Number(this.archiver.syncProgress.l1Block),
+        catchingUp: this.archiver.syncProgress.catchingUp,
+      },
+      ...(this.consensus.network === undefined
+        ? {}
+        : {
+            p2p: {
+              peerId: this.consensus.network.peerId,
+              connectedPeers: this.consensus.network.getPeers(false).length,
+            },
+          }),
       chain: {
         latestBlock: this.chain.latestBlockNumber,
         latestCheckpoint: this.chain.latestCheckpointNumber,

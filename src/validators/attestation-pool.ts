@@ -6,6 +6,8 @@ import type { Hex } from 'viem';
 import type { BlockProposal, CheckpointAttestation, CheckpointProposal } from './messages.js';
 
 export const MAX_PROPOSALS_PER_SLOT = 2;
+/** Copies of checkpoint proposals (same digest, different bodies) kept per slot. */
+export const MAX_BODIES_PER_SLOT = 4;
 
 /** An attestation with the digest it signs and who signed it. */
 export interface PooledAttestation extends CheckpointAttestation {
@@ -16,6 +18,12 @@ export interface PooledAttestation extends CheckpointAttestation {
 export interface PooledCheckpointProposal extends CheckpointProposal {
   digest: Hex;
   proposer: string;
+  /**
+   * keccak256 of the body. The proposer's signature covers the digest, not the body, so a peer
+   * could relay a copy with a doctored body: copies are told apart by this, and the one whose
+   * blocks re-execute is the one attested.
+   */
+  bodyHash: Hex;
 }
 
 export interface PooledBlockProposal extends BlockProposal {
@@ -57,8 +65,10 @@ export class AttestationPool {
 
   addCheckpointProposal(p: PooledCheckpointProposal): AddOutcome {
     const e = this.entry(p.slot);
-    if (e.checkpoints.some((c) => c.digest === p.digest)) return 'known';
-    if (e.checkpoints.length >= MAX_PROPOSALS_PER_SLOT) return 'full';
+    if (e.checkpoints.some((c) => c.digest === p.digest && c.bodyHash === p.bodyHash)) return 'known';
+    const digests = new Set(e.checkpoints.map((c) => c.digest));
+    if (!digests.has(p.digest) && digests.size >= MAX_PROPOSALS_PER_SLOT) return 'full';
+    if (e.checkpoints.length >= MAX_BODIES_PER_SLOT) return 'full';
     e.checkpoints.push(p);
     return 'added';
   }

@@ -2,7 +2,7 @@
 // Each travels as UTF-8 JSON checked by a schema on arrival (peers are not trusted); the
 // signatures inside are checked against the committee by the validator client.
 import { z } from 'zod';
-import { checkpointHeader } from '../core/block-codecs.js';
+import { checkpointHeader, gasFees } from '../core/block-codecs.js';
 import type { CheckpointHeader } from '../core/block-header.js';
 import { decodeCheckpointBody } from '../core/checkpoint-body.js';
 import { blockHash, frHex, txHash, uint } from '../core/codecs.js';
@@ -85,7 +85,7 @@ const attestationWire = z
     slot: uint,
     archive: frHex,
     headerHash: frHex,
-    header: checkpointHeader,
+    header: checkpointHeader.extend({ gasFees: gasFees.strict() }).strict(),
     signature,
     proposerSignature: signature,
   })

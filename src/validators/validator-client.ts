@@ -6,7 +6,7 @@
 // validators that sit on the slot's committee. Every message from a peer is checked against the
 // committee before it enters the pool; equivocations become slashing offenses.
 import type { Logger } from 'pino';
-import type { Hex } from 'viem';
+import { type Hex, keccak256 } from 'viem';
 import type { ChainStore } from '../archiver/chain-store.js';
 import type { L2Block } from '../core/block.js';
 import { checkpointHeaderHash } from '../core/block-header.js';
@@ -44,6 +44,8 @@ import type { EquivocationWatcher, Offense, OffenseStore } from './slashing.js';
 
 /** How far (in slots) from the current slot a peer's message may be and still count. */
 const SLOT_TOLERANCE = 2;
+/** Slots of signing history kept per validator for slashing protection. */
+const SIGNED_SLOTS_KEPT = 64;
 /** How often the proposer looks at the pool while it waits for attestations. */
 const ATTESTATION_POLL_MS = 25;
 
@@ -84,10 +86,10 @@ export interface CheckpointToAttest {
 }
 
 export class ValidatorClient {
-  /** Slashing protection: attester → the slot and digest it last signed; it never signs a second digest for a slot. */
-  private readonly signed = new Map<string, { slot: number; digest: Hex }>();
-  /** Checkpoint proposals already attested or found invalid. */
-  private readonly handled = new Set<Hex>();
+  /** Slashing protection: attester → slot → the digest it signed; it never signs a second digest for a slot. */
+  private readonly signed = new Map<string, Map<number, Hex>>();
+  /** Checkpoint proposals (digest and body hash) already attested or found invalid. */
+  private readonly handled = new Set<string>();
   /** The current slot, from the latest L1 block seen in a pass. */
   private currentSlot = 0;
 
@@ -115,14 +117,17 @@ export class ValidatorClient {
   /** Signs `digest` for `attester` unless it signed another digest in this slot (double signing is slashable). */
   private async signOnce(attester: Validator, slot: number, digest: Hex): Promise<Hex | undefined> {
     const address = attester.attester.address.toLowerCase();
-    const last = this.signed.get(address);
-    if (last !== undefined && last.slot === slot && last.digest !== digest) {
+    const bySlot = this.signed.get(address) ?? new Map<number, Hex>();
+    const earlier = bySlot.get(slot);
+    if (earlier !== undefined && earlier !== digest) {
       this.o.logger.warn(
         `${address} already signed another checkpoint in slot ${slot}: not signing a second`,
       );
       return undefined;
     }
-    this.signed.set(address, { slot, digest });
+    bySlot.set(slot, digest);
+    for (const s of bySlot.keys()) if (s < slot - SIGNED_SLOTS_KEPT) bySlot.delete(s);
+    this.signed.set(address, bySlot);
     return signDigest(attester.attester, digest);
   }
 
@@ -172,8 +177,9 @@ export class ValidatorClient {
       body: c.body,
       signature: proposerSignature,
     };
-    pool.addCheckpointProposal({ ...proposal, digest, proposer: proposerAddress });
-    this.handled.add(digest);
+    const bodyHash = keccak256(c.body);
+    pool.addCheckpointProposal({ ...proposal, digest, proposer: proposerAddress, bodyHash });
+    this.handled.add(digest + bodyHash);
     await this.publish(TOPICS.checkpointProposal, encodeCheckpointProposal(proposal));
     for (const member of c.committee) {
       const v = this.local(member);
@@ -283,7 +289,13 @@ export class ValidatorClient {
         }),
         'proposed two different checkpoints',
       );
-      if (this.o.pool.addCheckpointProposal({ ...p, digest, proposer: signer }) !== 'added') return 'ignore';
+      const added = this.o.pool.addCheckpointProposal({
+        ...p,
+        digest,
+        proposer: signer,
+        bodyHash: keccak256(p.body),
+      });
+      if (added !== 'added') return 'ignore';
       this.o.logger.debug(`checkpoint ${p.checkpointNumber} of slot ${p.slot} proposed by ${signer}`);
       this.o.requestPass();
       return 'accept';
@@ -323,16 +335,23 @@ export class ValidatorClient {
     this.o.equivocation.prune(this.currentSlot - 64);
     for (const slot of [this.currentSlot, this.currentSlot + 1]) {
       for (const proposal of this.o.pool.checkpointProposals(slot)) {
-        if (this.handled.has(proposal.digest)) continue;
+        const id = proposal.digest + proposal.bodyHash;
+        if (this.handled.has(id)) continue;
         const committee = await this.o.committee.committee(epochOfSlot(slot, this.o.constants));
         const ours = committee.map((m) => this.local(m)).filter((v): v is Validator => v !== undefined);
         if (ours.length === 0) {
-          this.handled.add(proposal.digest);
+          this.handled.add(id);
           continue;
         }
-        const verdict = await this.check(proposal);
+        let verdict: Awaited<ReturnType<ValidatorClient['check']>>;
+        try {
+          verdict = await this.check(proposal);
+        } catch (err) {
+          // One bad proposal must not end the pass (the sequencer, prover and monitor follow).
+          verdict = { invalid: `checking it failed: ${(err as Error).message}` };
+        }
         if (verdict === 'wait') continue;
-        this.handled.add(proposal.digest);
+        this.handled.add(id);
         if (verdict !== 'valid') {
           this.o.logger.warn(
             `not attesting checkpoint ${proposal.checkpointNumber} of slot ${slot} from ${proposal.proposer}: ${verdict.invalid}`,
@@ -360,17 +379,6 @@ export class ValidatorClient {
     if (p.checkpointNumber > latest + 1) return 'wait';
     if (p.checkpointNumber <= latest) return { invalid: `checkpoint ${p.checkpointNumber} is already on L1` };
     const base = chain.getTips().checkpointed.block.number;
-    const ownBlocks = chain.getBlock(base + 1);
-    if (ownBlocks !== undefined && ownBlocks.header.globalVariables.slotNumber >= p.slot) {
-      // This node already holds proposed blocks of this slot (these, or a rival proposal's).
-      const same = decodeCheckpointBody(p.body).blocks.every(
-        (b) => chain.getBlock(b.number)?.hash === b.hash,
-      );
-      return same ? 'valid' : { invalid: 'it conflicts with blocks already proposed in this slot' };
-    }
-    // Proposed blocks of earlier slots never made it into a checkpoint.
-    if (chain.latestBlockNumber > base) chain.unwindBlocksAfter(base);
-    if (worldState.latestBlockNumber > base) await worldState.rollbackTo(base);
     let body: ReturnType<typeof decodeCheckpointBody>;
     try {
       body = decodeCheckpointBody(p.body);
@@ -384,22 +392,35 @@ export class ValidatorClient {
     } catch (err) {
       return { invalid: (err as Error).message };
     }
+    const ownBlocks = chain.getBlock(base + 1);
+    if (ownBlocks !== undefined && ownBlocks.header.globalVariables.slotNumber >= p.slot) {
+      // This node already holds proposed blocks of this slot (these, or a rival proposal's).
+      const same = body.blocks.every((b) => chain.getBlock(b.number)?.hash === b.hash);
+      return same ? 'valid' : { invalid: 'it conflicts with blocks already proposed in this slot' };
+    }
+    // Proposed blocks of earlier slots never made it into a checkpoint.
+    await this.dropProposedAfter(base);
     const messages = await rollup.l1ToL2Messages(p.checkpointNumber);
     for (const [i, block] of body.blocks.entries()) {
       const fork = worldState.fork();
-      const rebuilt = buildBlock(fork, {
-        globalVariables: block.header.globalVariables,
-        txEffects: block.body.txEffects,
-        checkpointNumber: p.checkpointNumber,
-        indexWithinCheckpoint: i,
-        ...(i === 0
-          ? { l1ToL2Messages: messages }
-          : { previousSponge: body.blocks[i - 1]!.header.spongeBlobHash }),
-        totalManaUsed: block.header.totalManaUsed,
-      });
+      let rebuilt: L2Block;
+      try {
+        rebuilt = buildBlock(fork, {
+          globalVariables: block.header.globalVariables,
+          txEffects: block.body.txEffects,
+          checkpointNumber: p.checkpointNumber,
+          indexWithinCheckpoint: i,
+          ...(i === 0
+            ? { l1ToL2Messages: messages }
+            : { previousSponge: body.blocks[i - 1]!.header.spongeBlobHash }),
+          totalManaUsed: block.header.totalManaUsed,
+        });
+      } catch (err) {
+        await this.dropProposedAfter(base);
+        return { invalid: `block ${block.number} does not re-execute: ${(err as Error).message}` };
+      }
       if (rebuilt.hash !== block.hash) {
-        if (chain.latestBlockNumber > base) chain.unwindBlocksAfter(base);
-        if (worldState.latestBlockNumber > base) await worldState.rollbackTo(base);
+        await this.dropProposedAfter(base);
         return {
           invalid: `block ${block.number} does not re-execute to its header (${toHex32(block.hash)})`,
         };
@@ -408,5 +429,12 @@ export class ValidatorClient {
       chain.addProposedBlock(rebuilt);
     }
     return 'valid';
+  }
+
+  /** Unwinds proposed blocks after `base` from the chain and the world state. */
+  private async dropProposedAfter(base: number): Promise<void> {
+    const { chain, worldState } = this.o;
+    if (chain.latestBlockNumber > base) chain.unwindBlocksAfter(base);
+    if (worldState.latestBlockNumber > base) await worldState.rollbackTo(base);
   }
 }

@@ -48,6 +48,7 @@ function checkpoint(slot: number, digest: Hex, proposer = addr(1)): PooledCheckp
     body: new Uint8Array([1, 2, 3]),
     signature: sig(digest),
     digest,
+    bodyHash: keccak256(new Uint8Array([1, 2, 3])),
     proposer,
   };
 }

@@ -29,9 +29,6 @@ export function byAddress<T extends { address: string }>(accounts: readonly T[],
   return found;
 }
 
-/** A random 32-byte value below 2^256 (not necessarily a field element). */
-export const randomWord = (): bigint => BigInt(keccak256(toHex(`${Math.random()}/${Date.now()}`)));
-
 /**
  * A checkpoint body of one real block (built on a fresh world state, two tx effects) in `slot`,
  * with its header, for codec tests that need encodeCheckpointBody output.

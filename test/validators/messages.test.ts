@@ -340,6 +340,12 @@ describe('attestations', () => {
       rejects(() => decodeAttestation(bytes), 'checkpoint attestation', label);
   });
 
+  test('an extra field inside the attestation header is a MessageError', () => {
+    const wire = asJson(encodeAttestation(attestation));
+    const header = { ...(wire.header as Record<string, unknown>), extra: 1 };
+    rejects(() => decodeAttestation(toBytes({ ...wire, header })), 'checkpoint attestation', 'header extra');
+  });
+
   test('decoders do not accept one another\u2019s messages', () => {
     const a = encodeAttestation(attestation);
     rejects(() => decodeBlockProposal(a), 'block proposal', 'attestation as a block proposal');

@@ -1,0 +1,1107 @@
+// The validator client between two nodes on a real L1: a committee of four, two validators on
+// each node, each node with its own world state, chain store, archiver, sequencer and validator
+// client, connected by an in-memory gossip hub. The slot's proposer's node builds and gathers
+// attestations (it needs the other node's: two of four is short of the quorum of three); the
+// other node re-executes and attests; L1 takes the result. Then: no quorum without the other
+// node, peers' messages checked against the committee, equivocations become offenses, a
+// validator never signs two digests in a slot, and a body that does not re-execute is refused.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import pino, { type Logger } from 'pino';
+import { createTestClient, type Hex, http } from 'viem';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import { Archiver } from '../../src/archiver/archiver.js';
+import { ChainStore } from '../../src/archiver/chain-store.js';
+import { genesisBlockOf } from '../../src/archiver/genesis.js';
+import { checkpointHeaderHash, emptyCheckpointHeader } from '../../src/core/block-header.js';
+import { decodeCheckpointBody, encodeCheckpointBody } from '../../src/core/checkpoint-body.js';
+import type { Fr } from '../../src/core/field.js';
+import { type L1RollupConstants, slotStart } from '../../src/core/time.js';
+import type { Tx } from '../../src/core/tx.js';
+import { buildTx } from '../../src/core/tx-builder.js';
+import { devAccounts, devAccountsGenesisData } from '../../src/execution/index.js';
+import type { L1Connection } from '../../src/l1/connect.js';
+import { FeeOracle } from '../../src/l1/fee-oracle.js';
+import { RollupClient } from '../../src/l1/rollup-client.js';
+import { Sequencer, type SequencerOutcome, type TxSource } from '../../src/sequencer/sequencer.js';
+import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
+import { AttestationPool } from '../../src/validators/attestation-pool.js';
+import {
+  attestationDigest,
+  blockProposalDigest,
+  CommitteeView,
+  type Domain,
+  quorum,
+  signDigest,
+  signerOf,
+} from '../../src/validators/committee.js';
+import type { Validator } from '../../src/validators/keystore.js';
+import {
+  type CheckpointAttestation,
+  type CheckpointProposal,
+  decodeAttestation,
+  decodeCheckpointProposal,
+  encodeAttestation,
+  encodeBlockProposal,
+  encodeCheckpointProposal,
+  TOPICS,
+} from '../../src/validators/messages.js';
+import { ValidatorMonitor } from '../../src/validators/monitor.js';
+import { EquivocationWatcher, OffenseStore, OffenseType } from '../../src/validators/slashing.js';
+import { ValidatorStatsStore } from '../../src/validators/stats.js';
+import { type CheckpointToAttest, ValidatorClient } from '../../src/validators/validator-client.js';
+import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { startTestL1 } from '../helpers/l1.js';
+import { bodyFixture, byAddress, flipByte, GossipHub, testAccounts, validatorOf } from './fixtures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-validator-client-'));
+const accounts = testAccounts(4, 'validator-client');
+const [payer] = devAccounts(1);
+const silent = pino({ level: 'silent' });
+
+/** Txs standing in for a node's mempool: pending until their effect is in that node's chain. */
+class QueueSource implements TxSource {
+  readonly queue: { hash: Fr; tx: Tx }[] = [];
+  constructor(private readonly store: () => ChainStore) {}
+  pending() {
+    return this.queue.filter((t) => this.store().getTxEffect(t.hash) === undefined);
+  }
+  reject(hash: Fr) {
+    this.queue.splice(
+      this.queue.findIndex((t) => t.hash === hash),
+      1,
+    );
+  }
+  reverted() {}
+}
+
+const makeTx = (seed: bigint, anchorBlockHash: Fr) =>
+  buildTx({
+    feePayer: payer!.address,
+    anchorBlockHash,
+    chainId: 31337,
+    version: 1,
+    expirationTimestamp: 2n ** 40n,
+    maxFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 10n ** 12n },
+    protocolNullifier: 0x6000n + seed,
+    noteHashes: [0x5000n + seed],
+  });
+
+/** A logger whose messages are kept (to tell why a client did not sign). */
+function capturingLogger(lines: string[]): Logger {
+  return pino(
+    { level: 'debug' },
+    {
+      write: (s: string) => {
+        lines.push((JSON.parse(s) as { msg: string }).msg);
+      },
+    },
+  );
+}
+
+interface Node {
+  name: string;
+  validators: Validator[];
+  env: StoreEnvironment;
+  worldState: WorldState;
+  store: ChainStore;
+  archiver: Archiver;
+  committee: CommitteeView;
+  pool: AttestationPool;
+  offenses: OffenseStore;
+  client: ValidatorClient;
+  sequencer: Sequencer;
+  txs: QueueSource;
+  logs: string[];
+  /** What the sequencer's consensus was asked and answered, per call. */
+  gathered: { c: CheckpointToAttest; result: Hex[] | undefined; ms: number }[];
+  /** Caps the attestation wait of the next gatherAttestations calls (ms). */
+  waitMs: number;
+  /** Chain passes (attestPending) run one after another, as the chain driver runs them. */
+  queue: Promise<void>;
+  pass(): Promise<void>;
+  /** Whether a checkpoint proposal from a peer triggers a chain pass (requestPass). */
+  autoPass: boolean;
+  /** Errors thrown by chain passes. */
+  passErrors: unknown[];
+}
+
+describe('validator client: two nodes on a test L1', () => {
+  let l1: L1Connection;
+  let rollup: RollupClient;
+  let constants: L1RollupConstants;
+  let domain: Domain;
+  let anvil: ReturnType<typeof createTestClient>;
+  const hub = new GossipHub();
+  const nodes: Node[] = [];
+  /** The latest L1 block's timestamp: what a chain pass would see. */
+  let now = 0n;
+  let genesisHash: Fr;
+
+  async function openNode(name: string, validators: Validator[]): Promise<Node> {
+    const nodeDir = join(dir, name);
+    const worldState = await WorldState.open(openEnvironment(nodeDir, 'world-state'), {
+      historyBlocks: 0,
+      genesisPublicData: devAccountsGenesisData([payer!]),
+      genesisBlockHash: genesisBlockHashOf,
+    });
+    const store = new ChainStore(openEnvironment(nodeDir, 'archiver'));
+    store.initialize(genesisBlockOf(worldState));
+    const env = openEnvironment(nodeDir, 'node');
+    const committee = new CommitteeView(rollup);
+    const pool = new AttestationPool();
+    const offenses = new OffenseStore(env, { roundSize: 8, epochDuration: constants.epochDuration });
+    const logs: string[] = [];
+    const node = { name, validators, env, worldState, store, committee, pool, offenses, logs } as Node;
+    node.gathered = [];
+    node.waitMs = 5000;
+    node.queue = Promise.resolve();
+    node.autoPass = true;
+    node.passErrors = [];
+    node.pass = () => {
+      const run = node.queue.then(() => node.client.attestPending(now));
+      node.queue = run.catch((err) => {
+        node.passErrors.push(err);
+      });
+      return run;
+    };
+    node.client = new ValidatorClient({
+      domain,
+      committee,
+      pool,
+      equivocation: new EquivocationWatcher({
+        duplicateProposalPenalty: 11n,
+        duplicateAttestationPenalty: 12n,
+      }),
+      offenses,
+      chain: store,
+      worldState,
+      rollup,
+      constants,
+      validators: () => validators,
+      network: hub.join(name, () => node.client),
+      requestPass: () => {
+        if (node.autoPass) node.pass().catch(() => {});
+      },
+      logger: capturingLogger(logs),
+    });
+    node.archiver = new Archiver({ rollup, store, worldState, constants, finalityDepth: 2, logger: silent });
+    node.txs = new QueueSource(() => store);
+    node.sequencer = new Sequencer({
+      rollup,
+      worldState,
+      store,
+      validators,
+      constants,
+      chainId: l1.chainId,
+      rollupVersion: 1,
+      maxBlocksPerCheckpoint: 2,
+      settings: { minTxsPerBlock: 0, maxTxsPerBlock: 2 },
+      txs: node.txs,
+      fees: new FeeOracle(rollup, constants),
+      committee,
+      consensus: {
+        announceBlock: (block, slot, proposer) => node.client.announceBlock(block, slot, proposer),
+        gatherAttestations: async (c) => {
+          const started = Date.now();
+          const result = await node.client.gatherAttestations({
+            ...c,
+            deadline: Math.min(c.deadline, started + node.waitMs),
+          });
+          node.gathered.push({ c, result, ms: Date.now() - started });
+          return result;
+        },
+      },
+      attestationTimeoutMs: 5000,
+      logger: silent,
+    });
+    return node;
+  }
+
+  /** The node holding the slot's proposer, and the other one. */
+  async function roles(slot: number): Promise<{ P: Node; O: Node; proposer: PrivateKeyAccount }> {
+    const proposer = (await nodes[0]!.committee.proposer(slot))!;
+    const P = nodes.find((n) => n.validators.some((v) => v.attester.address.toLowerCase() === proposer))!;
+    const O = nodes.find((n) => n !== P)!;
+    return { P, O, proposer: byAddress(accounts, proposer) };
+  }
+
+  /** Waits for every gossip delivery and every chain pass they caused. */
+  async function settle(): Promise<void> {
+    for (let i = 0; i < 10; i++) {
+      await hub.settle();
+      await Promise.all(nodes.map((n) => n.queue));
+      await new Promise((r) => setImmediate(r));
+    }
+    await hub.settle();
+  }
+
+  /** Moves L1 into `slot`; each node syncs and runs a chain pass. */
+  async function enter(slot: number): Promise<void> {
+    await anvil.setNextBlockTimestamp({ timestamp: slotStart(slot, constants) });
+    await anvil.mine({ blocks: 1 });
+    now = (await rollup.latestL1Block()).timestamp;
+    for (const n of nodes) {
+      await n.archiver.sync();
+      await n.pass();
+    }
+  }
+
+  /** Mines what was sent and lets both nodes sync it. */
+  async function mineAndSync(outcome: SequencerOutcome): Promise<void> {
+    assert.equal(outcome.kind, 'published', `outcome ${outcome.kind}`);
+    if (outcome.kind !== 'published') return;
+    await anvil.mine({ blocks: 1 });
+    assert.equal((await rollup.waitFor(outcome.txHash)).status, 'success');
+    for (const n of nodes) await n.archiver.sync();
+  }
+
+  const isLocal = (n: Node, address: string) =>
+    n.validators.some((v) => v.attester.address.toLowerCase() === address.toLowerCase());
+
+  /** The attestation digest of checkpoint `number` as a chain store holds it. */
+  function storedDigest(store: ChainStore, number: number): Hex {
+    const c = store.getCheckpoint(number)!.checkpoint;
+    return attestationDigest(domain, {
+      checkpointNumber: number,
+      slot: c.header.slotNumber,
+      archive: c.archive.root,
+      headerHash: c.hash,
+    });
+  }
+
+  function stateOf(n: Node) {
+    const latest = n.store.latestBlockNumber;
+    return {
+      latestBlock: latest,
+      latestHash: n.store.getBlock(latest)!.hash,
+      tips: n.store.getTips(),
+      worldState: n.worldState.latestBlockNumber,
+      archive: n.worldState.at(n.worldState.latestBlockNumber).snapshot(TreeId.ARCHIVE).root,
+      noteHashes: n.worldState.at(n.worldState.latestBlockNumber).snapshot(TreeId.NOTE_HASH),
+    };
+  }
+
+  before(async () => {
+    const ws = await WorldState.open(openEnvironment(join(dir, 'genesis'), 'world-state'), {
+      historyBlocks: 0,
+      genesisPublicData: devAccountsGenesisData([payer!]),
+      genesisBlockHash: genesisBlockHashOf,
+    });
+    const genesisArchiveRoot = ws.at(0).snapshot(TreeId.ARCHIVE).root;
+    genesisHash = genesisBlockOf(ws).hash;
+    await ws.close();
+    l1 = await startTestL1(
+      dir,
+      accounts.map((a) => a.address),
+      accounts.map((a) => a.address),
+      { genesisArchiveRoot },
+    );
+    rollup = new RollupClient(l1);
+    constants = await rollup.constants(2);
+    domain = { chainId: l1.chainId, rollup: l1.addresses.rollupAddress };
+    anvil = createTestClient({ mode: 'anvil', transport: http(l1.rpcUrl) });
+    // Two validators on each node: the proposer of slot 1 and one other on the first.
+    const p1 = (await rollup.proposerAtSlot(1)).toLowerCase();
+    const first = accounts.find((a) => a.address.toLowerCase() === p1)!;
+    const rest = accounts.filter((a) => a !== first);
+    nodes.push(await openNode('A', [first, rest[0]!].map(validatorOf)));
+    nodes.push(await openNode('B', [rest[1]!, rest[2]!].map(validatorOf)));
+  });
+  after(async () => {
+    try {
+      await settle();
+      for (const n of nodes) {
+        await n.worldState.close();
+        await n.env.close();
+      }
+    } finally {
+      await l1?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('slot 1: the proposer reaches the quorum only with the other node, in committee order; L1 takes it', async () => {
+    const tx = makeTx(1n, genesisHash);
+    for (const n of nodes) n.txs.queue.push(tx);
+    await enter(1);
+    const { P, O } = await roles(1);
+    const committee = await P.committee.committee(0);
+    assert.equal(committee.length, 4);
+    // Alone, the proposer's node is short of the quorum.
+    assert.ok(
+      committee.filter((m) => isLocal(P, m)).length < quorum(committee.length),
+      'committee.filter((m) => isLocal(P, m)).length < quorum(committee.length)',
+    );
+    const outcome = await P.sequencer.work(now, now + 1n);
+    await settle();
+    assert.equal(outcome.kind, 'published');
+    const { c, result } = P.gathered.at(-1)!;
+    assert.ok(result !== undefined, 'result !== undefined');
+    // One entry per member, in committee order: each the member's signature of the digest, or 0x.
+    const digest = attestationDigest(domain, c);
+    assert.equal(result.length, committee.length);
+    for (const [i, sig] of result.entries()) {
+      if (sig === '0x') continue;
+      assert.equal(await signerOf(digest, sig), committee[i], `entry ${i}`);
+    }
+    const signed = committee.filter((_, i) => result[i] !== '0x');
+    assert.ok(signed.length >= quorum(committee.length), 'signed.length >= quorum(committee.length)');
+    assert.ok(
+      signed.some((m) => isLocal(O, m)),
+      'the other node signed',
+    );
+    assert.ok(
+      signed.includes((await P.committee.proposer(1))!),
+      'signed.includes((await P.committee.proposer(1))!)',
+    );
+    // The other node checked and re-executed the blocks before signing: they are its proposed blocks.
+    const blocks = decodeCheckpointBody(c.body).blocks;
+    for (const b of blocks) assert.equal(O.store.getBlock(b.number)?.hash, b.hash);
+    // Every message between the nodes was accepted.
+    assert.ok(hub.deliveries.length >= 3, 'hub.deliveries.length >= 3');
+    assert.deepEqual(
+      hub.deliveries.filter((d) => d.verdict !== 'accept'),
+      [],
+    );
+    assert.deepEqual(
+      [...new Set(hub.deliveries.map((d) => d.topic))].sort(),
+      [TOPICS.blockProposal, TOPICS.checkpointProposal, TOPICS.attestation].sort(),
+    );
+    await mineAndSync(outcome);
+    for (const n of nodes) {
+      assert.equal(n.store.latestCheckpointNumber, 1);
+      const published = n.store.getCheckpoint(1)!;
+      assert.deepEqual(
+        published.attestations.map((a) => a.address),
+        committee,
+      );
+      assert.deepEqual(
+        published.attestations.map((a) => a.signature),
+        result,
+      );
+      assert.equal(n.worldState.latestBlockNumber, blocks.at(-1)!.number);
+      assert.ok(n.store.getTxEffect(tx.hash) !== undefined, 'n.store.getTxEffect(tx.hash) !== undefined');
+      assert.deepEqual(n.passErrors, []);
+    }
+  });
+
+  let noQuorum: { slot: number; bytes: Uint8Array; proposal: CheckpointProposal } | undefined;
+
+  test('slot 2: without the other node, no quorum: undefined after the deadline, nothing sent to L1', async () => {
+    const tx = makeTx(2n, genesisHash);
+    for (const n of nodes) n.txs.queue.push(tx);
+    await enter(2);
+    const { P, O } = await roles(2);
+    for (const n of nodes) hub.setConnected(n.name, false);
+    P.waitMs = 400;
+    const before = hub.published.length;
+    const outcome = await P.sequencer.work(now, now + 1n);
+    P.waitMs = 5000;
+    await settle();
+    for (const n of nodes) hub.setConnected(n.name, true);
+    assert.equal(outcome.kind, 'no-quorum');
+    const { result, ms } = P.gathered.at(-1)!;
+    assert.equal(result, undefined);
+    assert.ok(ms >= 390, `waited ${ms} ms`);
+    assert.equal(await rollup.pendingCheckpointNumber(), 1);
+    // The proposal went out (to no one); the other node saw nothing.
+    const sent = hub.published.slice(before).filter((p) => p.topic === TOPICS.checkpointProposal);
+    assert.equal(sent.length, 1);
+    assert.deepEqual(O.pool.checkpointProposals(2), []);
+    const proposal = decodeCheckpointProposal(sent[0]!.data);
+    assert.ok(
+      decodeCheckpointBody(proposal.body).blocks[0]!.body.txEffects.length > 0,
+      'decodeCheckpointBody(proposal.body).blocks[0]!.body.txEffects.length > 0',
+    );
+    noQuorum = { slot: 2, bytes: sent[0]!.data, proposal };
+  });
+
+  test('slot 2: attestPending refuses a body that does not re-execute; chain and world state stay', async () => {
+    assert.ok(noQuorum, 'noQuorum');
+    const { O } = await roles(noQuorum.slot);
+    // The same proposal, its proposer's signature and digest, with one tx effect changed: still a
+    // well-formed body whose header and archive agree with the digest, but its blocks do not re-execute.
+    const body = decodeCheckpointBody(noQuorum.proposal.body);
+    const effect = body.blocks[0]!.body.txEffects[0]!;
+    effect.noteHashes = [effect.noteHashes[0]! + 1n, ...effect.noteHashes.slice(1)];
+    const tampered = { ...noQuorum.proposal, body: encodeCheckpointBody(body) };
+    assert.notDeepEqual(Buffer.from(tampered.body), Buffer.from(noQuorum.proposal.body));
+    const stateBefore = stateOf(O);
+    const attestationsBefore = hub.published.filter((p) => p.topic === TOPICS.attestation).length;
+    assert.equal(await O.client.onCheckpointProposal(encodeCheckpointProposal(tampered), 'P'), 'accept');
+    await settle();
+    await O.pass();
+    await settle();
+    assert.deepEqual(stateOf(O), stateBefore);
+    assert.equal(hub.published.filter((p) => p.topic === TOPICS.attestation).length, attestationsBefore);
+    assert.deepEqual(
+      O.pool.attestations(noQuorum.slot).filter((a) => isLocal(O, a.attester)),
+      [],
+    );
+    assert.ok(
+      O.logs.some((l) => /not attesting checkpoint 2 .*does not re-execute/.test(l)),
+      O.logs.join('\n'),
+    );
+    assert.deepEqual(O.passErrors, []);
+  });
+
+  test('slot 2: the genuine proposal is still attested after a tampered copy of it (same digest) arrived first', async () => {
+    assert.ok(noQuorum, 'noQuorum');
+    const { O } = await roles(noQuorum.slot);
+    const verdict = await O.client.onCheckpointProposal(noQuorum.bytes, 'P');
+    await settle();
+    await O.pass();
+    await settle();
+    assert.equal(verdict, 'accept');
+    const digest = attestationDigest(domain, noQuorum.proposal);
+    assert.ok(
+      O.pool.attestations(noQuorum.slot, digest).some((a) => isLocal(O, a.attester)),
+      'O.pool.attestations(noQuorum.slot, digest).some((a) => isLocal(O, a.attester))',
+    );
+  });
+
+  test('slot 2: a body whose tx effects cannot be applied (a duplicate nullifier) is refused without throwing', async () => {
+    assert.ok(noQuorum, 'noQuorum');
+    // A new digest (another checkpoint header: fee recipient changed) whose body still agrees with it.
+    const { O, proposer } = await roles(noQuorum.slot);
+    const body = decodeCheckpointBody(noQuorum.proposal.body);
+    body.header = { ...body.header, feeRecipient: body.header.feeRecipient + 1n };
+    const effect = body.blocks[0]!.body.txEffects[0]!;
+    effect.nullifiers = [effect.nullifiers[0]!, effect.nullifiers[0]!, ...effect.nullifiers.slice(1)];
+    const p = {
+      ...noQuorum.proposal,
+      header: body.header,
+      headerHash: checkpointHeaderHash(body.header),
+      body: encodeCheckpointBody(body),
+    };
+    const stateBefore = stateOf(O);
+    // Only the pass below handles it.
+    O.autoPass = false;
+    const verdict = await O.client.onCheckpointProposal(
+      encodeCheckpointProposal({ ...p, signature: await signDigest(proposer, attestationDigest(domain, p)) }),
+      'P',
+    );
+    O.autoPass = true;
+    assert.equal(verdict, 'accept');
+    await hub.settle();
+    // A chain pass must not throw on a peer's bad proposal, and leaves the chain as it was.
+    const pass = O.client.attestPending(now);
+    await pass.catch(() => {});
+    assert.deepEqual(stateOf(O), stateBefore);
+    await assert.doesNotReject(pass);
+  });
+
+  test('slot 3: a rival proposal by the same proposer is an offense, and the attesters do not sign it', async () => {
+    await enter(3);
+    const { P, O, proposer } = await roles(3);
+    const outcome = await P.sequencer.work(now, now + 1n);
+    await settle();
+    assert.equal(outcome.kind, 'published');
+    const original = P.gathered.at(-1)!;
+    assert.ok(original.result !== undefined, 'original.result !== undefined');
+    const originalDigest = attestationDigest(domain, original.c);
+    const signedByO = O.validators.filter((v) =>
+      O.pool.attestations(3, originalDigest).some((a) => a.attester === v.attester.address.toLowerCase()),
+    );
+    assert.ok(signedByO.length > 0, 'the other node attested the original');
+    // Same body, another header hash: signed by the slot's proposer, so it passes the signature check.
+    const sent = hub.publishedBy(P.name, TOPICS.checkpointProposal, decodeCheckpointProposal).at(-1)!;
+    const rival = { ...sent, headerHash: sent.headerHash ^ 1n };
+    const rivalDigest = attestationDigest(domain, rival);
+    rival.signature = await signDigest(proposer, rivalDigest);
+    const attestationsBefore = hub.published.filter((p) => p.topic === TOPICS.attestation).length;
+    O.logs.length = 0;
+    assert.equal(await O.client.onCheckpointProposal(encodeCheckpointProposal(rival), 'P'), 'accept');
+    await settle();
+    await O.pass();
+    await settle();
+    assert.deepEqual(
+      O.offenses
+        .all()
+        .filter((o) => o.offenseType === OffenseType.DUPLICATE_PROPOSAL && o.epochOrSlot === 3n),
+      [
+        {
+          validator: proposer.address.toLowerCase(),
+          amount: 11n,
+          offenseType: OffenseType.DUPLICATE_PROPOSAL,
+          epochOrSlot: 3n,
+        },
+      ],
+    );
+    // Nobody on the other node signed the rival, nor anything else.
+    assert.deepEqual(O.pool.attestations(3, rivalDigest), []);
+    assert.equal(hub.published.filter((p) => p.topic === TOPICS.attestation).length, attestationsBefore);
+    // The original is what L1 takes.
+    await mineAndSync(outcome);
+    for (const n of nodes) {
+      assert.equal(n.store.latestCheckpointNumber, 2);
+      assert.deepEqual(n.passErrors, []);
+    }
+    for (const n of nodes) assert.equal(storedDigest(n.store, 2), originalDigest);
+  });
+
+  test('slot 3: the rival is found invalid by its checks (header vs header hash), not only by slashing protection', async () => {
+    const { O } = await roles(3);
+    assert.ok(
+      O.logs.some((l) => /not attesting checkpoint 2 .*header/.test(l)),
+      O.logs.join('\n'),
+    );
+    assert.ok(!O.logs.some((l) => /already signed another checkpoint/.test(l)), O.logs.join('\n'));
+  });
+
+  test('the nodes never signed two different checkpoint digests in one slot (all gossip of this run)', async () => {
+    const seen = new Map<string, Set<Hex>>();
+    const note = async (digest: Hex, sig: Hex, slot: number) => {
+      const signer = (await signerOf(digest, sig))!;
+      const key = `${signer}/${slot}`;
+      const set = seen.get(key) ?? new Set();
+      set.add(digest);
+      seen.set(key, set);
+    };
+    for (const p of hub.published) {
+      if (p.topic === TOPICS.checkpointProposal) {
+        const d = decodeCheckpointProposal(p.data);
+        await note(attestationDigest(domain, d), d.signature, d.slot);
+      } else if (p.topic === TOPICS.attestation) {
+        const a = decodeAttestation(p.data);
+        const digest = attestationDigest(domain, a);
+        await note(digest, a.signature, a.slot);
+        await note(digest, a.proposerSignature, a.slot);
+      }
+    }
+    assert.ok(seen.size >= 4, 'seen.size >= 4');
+    for (const [key, digests] of seen) assert.equal(digests.size, 1, key);
+  });
+
+  test('the monitor of the attesting node records slots 1..3 from L1 and its pool', async () => {
+    await enter(4);
+    // The node that did not propose in slot 2: it saw only the tampered proposal.
+    const { O } = await roles(2);
+    const stats = new ValidatorStatsStore(O.env, { slotWindow: 100 });
+    const meta = O.env.database<number>('validator-monitor');
+    meta.putSync('startSlot', 1);
+    const monitor = new ValidatorMonitor({
+      stats,
+      offenses: O.offenses,
+      pool: O.pool,
+      committee: O.committee,
+      chain: O.store,
+      constants,
+      domain,
+      meta,
+      slashing: { inactivityThreshold: 0.9, inactivityPenalty: 1n, insufficientAttestationsPenalty: 2n },
+      logger: silent,
+    });
+    await monitor.afterPass(now);
+    assert.equal(stats.lastProcessedSlot, 3);
+    const all = stats.all().stats;
+    const statusAt = (address: string, slot: number) =>
+      all[address.toLowerCase()]?.history.find((h) => h.slot === slot)?.status;
+    for (const slot of [1, 3]) {
+      const proposer = (await O.committee.proposer(slot))!;
+      assert.equal(statusAt(proposer, slot), 'checkpoint-mined');
+      const published = O.store.getCheckpoint(O.store.getCheckpointNumberBySlot(slot)!)!;
+      const digest = attestationDigest(domain, {
+        checkpointNumber: published.checkpoint.number,
+        slot,
+        archive: published.checkpoint.archive.root,
+        headerHash: published.checkpoint.hash,
+      });
+      // Sent: signed on L1, or seen signing it in the pool (after the proposer had its quorum).
+      const inPool = O.pool.signatures(slot, digest);
+      assert.ok(
+        published.attestations.some((a) => a.address !== proposer && a.signature !== '0x'),
+        "published.attestations.some((a) => a.address !== proposer && a.signature !== '0x')",
+      );
+      for (const a of published.attestations) {
+        if (a.address === proposer) continue;
+        const sent = a.signature !== '0x' || inPool.has(a.address);
+        assert.equal(statusAt(a.address, slot), sent ? 'attestation-sent' : 'attestation-missed');
+      }
+    }
+    // Slot 2: nothing on L1; this node saw a proposal (the tampered copy first) but no attestation
+    // from the proposer's node (cut off), and its own validators refused the tampered body.
+    const p2 = (await O.committee.proposer(2))!;
+    assert.equal(statusAt(p2, 2), 'checkpoint-proposed');
+    const seen = O.pool.checkpointProposals(2).find((p) => p.proposer === p2)!;
+    const signers = O.pool.signatures(2, seen.digest);
+    for (const m of await O.committee.committee(0)) {
+      if (m === p2) continue;
+      if (!isLocal(O, m)) assert.equal(statusAt(m, 2), 'attestation-missed', m);
+      else assert.equal(statusAt(m, 2), signers.has(m) ? 'attestation-sent' : 'attestation-missed', m);
+    }
+    assert.deepEqual(
+      O.offenses.all().filter((o) => o.offenseType === OffenseType.PROPOSED_INSUFFICIENT_ATTESTATIONS),
+      [],
+    );
+  });
+});
+
+describe('validator client on its own: messages from peers, slashing protection, waiting', () => {
+  const handlerDir = mkdtempSync(join(tmpdir(), 'cairn-validator-handlers-'));
+  const members = testAccounts(4, 'validator-handlers');
+  const outsider = privateKeyToAccount(generatePrivateKey());
+  let l1: L1Connection;
+  let rollup: RollupClient;
+  let constants: L1RollupConstants;
+  let domain: Domain;
+  let env: StoreEnvironment;
+  let ws: WorldState;
+  let store: ChainStore;
+
+  /** A fresh client with no validators of its own, its current slot at `slot`. */
+  async function bystander(slot: number) {
+    const pool = new AttestationPool();
+    const offenses = new OffenseStore(env, { roundSize: 1_000_000, epochDuration: constants.epochDuration });
+    const before = offenses.all().length;
+    let passes = 0;
+    const client = new ValidatorClient({
+      domain,
+      committee: new CommitteeView(rollup),
+      pool,
+      equivocation: new EquivocationWatcher({
+        duplicateProposalPenalty: 5n,
+        duplicateAttestationPenalty: 6n,
+      }),
+      offenses,
+      chain: store,
+      worldState: ws,
+      rollup,
+      constants,
+      validators: () => [],
+      requestPass: () => {
+        passes++;
+      },
+      logger: silent,
+    });
+    await client.attestPending(slotStart(slot, constants));
+    return {
+      client,
+      pool,
+      newOffenses: () => offenses.all().slice(before),
+      passes: () => passes,
+    };
+  }
+
+  const proposerOf = async (slot: number) => byAddress(members, await rollup.proposerAtSlot(slot));
+  const nonProposerOf = async (slot: number) => {
+    const p = await rollup.proposerAtSlot(slot);
+    return members.find((m) => m.address !== p)!;
+  };
+
+  /** An attestation of a checkpoint of `slot` (archive `archive`) by `attester`, co-signed by `proposer`. */
+  async function attestationBy(
+    slot: number,
+    attester: PrivateKeyAccount,
+    proposer: PrivateKeyAccount,
+    archive = 0xa1n,
+  ): Promise<CheckpointAttestation> {
+    const header = { ...emptyCheckpointHeader(), slotNumber: slot };
+    const payload = { checkpointNumber: 9, slot, archive, headerHash: checkpointHeaderHash(header) };
+    const digest = attestationDigest(domain, payload);
+    return {
+      ...payload,
+      header,
+      signature: await signDigest(attester, digest),
+      proposerSignature: await signDigest(proposer, digest),
+    };
+  }
+
+  let body: Uint8Array;
+  async function proposalBy(slot: number, signer: PrivateKeyAccount, archive = 0xb1n) {
+    const payload = { checkpointNumber: 9, slot, archive, headerHash: 0xc1n };
+    return {
+      ...payload,
+      header: emptyCheckpointHeader(),
+      body,
+      signature: await signDigest(signer, attestationDigest(domain, payload)),
+    } satisfies CheckpointProposal;
+  }
+
+  before(async () => {
+    l1 = await startTestL1(
+      handlerDir,
+      members.map((a) => a.address),
+    );
+    rollup = new RollupClient(l1);
+    constants = await rollup.constants(2);
+    domain = { chainId: l1.chainId, rollup: l1.addresses.rollupAddress };
+    env = openEnvironment(handlerDir, 'node');
+    ws = await WorldState.open(openEnvironment(handlerDir, 'world-state'), {
+      historyBlocks: 0,
+      genesisBlockHash: genesisBlockHashOf,
+    });
+    store = new ChainStore(openEnvironment(handlerDir, 'archiver'));
+    store.initialize(genesisBlockOf(ws));
+    ({ body } = await bodyFixture(20));
+  });
+  after(async () => {
+    try {
+      await ws?.close();
+      await env?.close();
+    } finally {
+      await l1?.close();
+      rmSync(handlerDir, { recursive: true, force: true });
+    }
+  });
+
+  test('attestations: by a member with the proposer co-signing accepted; a non-member rejected', async () => {
+    const slot = 20;
+    const { client, pool } = await bystander(slot);
+    const proposer = await proposerOf(slot);
+    const member = await nonProposerOf(slot);
+    assert.equal(
+      await client.onAttestation(encodeAttestation(await attestationBy(slot, member, proposer)), 'x'),
+      'accept',
+    );
+    assert.equal(pool.attestations(slot)[0]!.attester, member.address.toLowerCase());
+    assert.equal(
+      await client.onAttestation(encodeAttestation(await attestationBy(slot, outsider, proposer)), 'x'),
+      'reject',
+    );
+    // Co-signed by a member who is not the slot's proposer, or by an outsider.
+    assert.equal(
+      await client.onAttestation(encodeAttestation(await attestationBy(slot, proposer, member)), 'x'),
+      'reject',
+    );
+    assert.equal(
+      await client.onAttestation(encodeAttestation(await attestationBy(slot, member, outsider)), 'x'),
+      'reject',
+    );
+    // A signature that is not the member's (one byte changed), or a header that does not hash to its hash.
+    const good = await attestationBy(slot, member, proposer, 0xa2n);
+    assert.equal(
+      await client.onAttestation(encodeAttestation({ ...good, signature: flipByte(good.signature) }), 'x'),
+      'reject',
+    );
+    assert.equal(
+      await client.onAttestation(
+        encodeAttestation({ ...good, header: { ...good.header, timestamp: 1n } }),
+        'x',
+      ),
+      'reject',
+    );
+    // Not an attestation at all.
+    assert.equal(await client.onAttestation(new TextEncoder().encode('{"slot":20}'), 'x'), 'reject');
+    assert.equal(await client.onAttestation(new Uint8Array([0xff]), 'x'), 'reject');
+    // Far from the current slot: ignored, whoever signed.
+    assert.equal(
+      await client.onAttestation(encodeAttestation(await attestationBy(slot + 3, outsider, outsider)), 'x'),
+      'ignore',
+    );
+    // Known already: ignored.
+    assert.equal(
+      await client.onAttestation(encodeAttestation(await attestationBy(slot, member, proposer)), 'x'),
+      'ignore',
+    );
+    assert.equal(pool.attestations(slot).length, 1);
+  });
+
+  test('checkpoint proposals: by the slot proposer accepted (a pass is requested); by anyone else rejected', async () => {
+    const slot = 20;
+    const { client, pool, passes } = await bystander(slot);
+    const proposer = await proposerOf(slot);
+    const other = await nonProposerOf(slot);
+    assert.equal(
+      await client.onCheckpointProposal(encodeCheckpointProposal(await proposalBy(slot, other)), 'x'),
+      'reject',
+    );
+    assert.equal(
+      await client.onCheckpointProposal(encodeCheckpointProposal(await proposalBy(slot, outsider)), 'x'),
+      'reject',
+    );
+    const good = await proposalBy(slot, proposer);
+    assert.equal(
+      await client.onCheckpointProposal(
+        encodeCheckpointProposal({ ...good, signature: flipByte(good.signature) }),
+        'x',
+      ),
+      'reject',
+    );
+    // The proposer of another slot is not this slot's proposer.
+    let otherSlot = slot + 1;
+    while ((await rollup.proposerAtSlot(otherSlot)) === proposer.address) otherSlot++;
+    assert.equal(
+      await client.onCheckpointProposal(
+        encodeCheckpointProposal({ ...(await proposalBy(otherSlot, proposer)), slot }),
+        'x',
+      ),
+      'reject',
+    );
+    assert.equal(passes(), 0);
+    assert.deepEqual(pool.checkpointProposals(slot), []);
+    assert.equal(await client.onCheckpointProposal(encodeCheckpointProposal(good), 'x'), 'accept');
+    assert.equal(passes(), 1);
+    assert.equal(pool.checkpointProposals(slot)[0]!.proposer, proposer.address.toLowerCase());
+    assert.equal(await client.onCheckpointProposal(encodeCheckpointProposal(good), 'x'), 'ignore');
+    assert.equal(await client.onCheckpointProposal(new TextEncoder().encode('nope'), 'x'), 'reject');
+    assert.equal(
+      await client.onCheckpointProposal(encodeCheckpointProposal(await proposalBy(slot - 3, outsider)), 'x'),
+      'ignore',
+    );
+  });
+
+  test('block proposals: by the slot proposer accepted, by anyone else rejected', async () => {
+    const slot = 21;
+    const { client, pool } = await bystander(slot);
+    const proposer = await proposerOf(slot);
+    const block = {
+      slot,
+      checkpointNumber: 9,
+      indexWithinCheckpoint: 0,
+      blockNumber: 30,
+      blockHash: 0x77n,
+      archiveRoot: 0x78n,
+      txHashes: [1n],
+    };
+    const digest = blockProposalDigest(domain, {
+      slot,
+      indexWithinCheckpoint: 0,
+      blockHash: block.blockHash,
+      archive: block.archiveRoot,
+    });
+    const by = async (a: PrivateKeyAccount) =>
+      encodeBlockProposal({ ...block, signature: await signDigest(a, digest) });
+    assert.equal(await client.onBlockProposal(await by(await nonProposerOf(slot)), 'x'), 'reject');
+    assert.equal(await client.onBlockProposal(await by(outsider), 'x'), 'reject');
+    assert.equal(await client.onBlockProposal(await by(proposer), 'x'), 'accept');
+    assert.equal(await client.onBlockProposal(await by(proposer), 'x'), 'ignore');
+    assert.equal(pool.blockProposals(slot).length, 1);
+    // Signed as an attestation digest instead: not the block proposal's signer.
+    const wrong = await signDigest(
+      proposer,
+      attestationDigest(domain, { checkpointNumber: 9, slot, archive: 1n, headerHash: 1n }),
+    );
+    assert.equal(
+      await client.onBlockProposal(encodeBlockProposal({ ...block, signature: wrong }), 'x'),
+      'reject',
+    );
+  });
+
+  test('two different checkpoint proposals from the proposer in a slot: DUPLICATE_PROPOSAL, once', async () => {
+    const slot = 22;
+    const { client, newOffenses, pool } = await bystander(slot);
+    const proposer = await proposerOf(slot);
+    const first = encodeCheckpointProposal(await proposalBy(slot, proposer, 0x1n));
+    const second = encodeCheckpointProposal(await proposalBy(slot, proposer, 0x2n));
+    const third = encodeCheckpointProposal(await proposalBy(slot, proposer, 0x3n));
+    assert.equal(await client.onCheckpointProposal(first, 'x'), 'accept');
+    assert.deepEqual(newOffenses(), []);
+    assert.equal(await client.onCheckpointProposal(first, 'x'), 'ignore');
+    assert.deepEqual(newOffenses(), []);
+    assert.equal(await client.onCheckpointProposal(second, 'x'), 'accept');
+    const expected = {
+      validator: proposer.address.toLowerCase(),
+      amount: 5n,
+      offenseType: OffenseType.DUPLICATE_PROPOSAL,
+      epochOrSlot: BigInt(slot),
+    };
+    assert.deepEqual(newOffenses(), [expected]);
+    // A third is not kept (the pool holds two) and not reported again.
+    assert.equal(await client.onCheckpointProposal(third, 'x'), 'ignore');
+    assert.equal(pool.checkpointProposals(slot).length, 2);
+    assert.deepEqual(newOffenses(), [expected]);
+  });
+
+  test('two different block proposals at one position: DUPLICATE_PROPOSAL', async () => {
+    const slot = 23;
+    const { client, newOffenses } = await bystander(slot);
+    const proposer = await proposerOf(slot);
+    const proposal = async (blockHash: bigint, index: number) => {
+      const digest = blockProposalDigest(domain, {
+        slot,
+        indexWithinCheckpoint: index,
+        blockHash,
+        archive: 5n,
+      });
+      return encodeBlockProposal({
+        slot,
+        checkpointNumber: 9,
+        indexWithinCheckpoint: index,
+        blockNumber: 40 + index,
+        blockHash,
+        archiveRoot: 5n,
+        txHashes: [],
+        signature: await signDigest(proposer, digest),
+      });
+    };
+    assert.equal(await client.onBlockProposal(await proposal(1n, 0), 'x'), 'accept');
+    // Another position is another block, not an equivocation.
+    assert.equal(await client.onBlockProposal(await proposal(2n, 1), 'x'), 'accept');
+    assert.deepEqual(newOffenses(), []);
+    assert.equal(await client.onBlockProposal(await proposal(3n, 0), 'x'), 'accept');
+    assert.deepEqual(
+      newOffenses().map((o) => [o.validator, o.offenseType, o.epochOrSlot]),
+      [[proposer.address.toLowerCase(), OffenseType.DUPLICATE_PROPOSAL, BigInt(slot)]],
+    );
+  });
+
+  test('two different attestations by one attester in a slot: DUPLICATE_ATTESTATION, once', async () => {
+    const slot = 24;
+    const { client, newOffenses } = await bystander(slot);
+    const proposer = await proposerOf(slot);
+    const member = await nonProposerOf(slot);
+    const a1 = encodeAttestation(await attestationBy(slot, member, proposer, 0x1n));
+    const a2 = encodeAttestation(await attestationBy(slot, member, proposer, 0x2n));
+    const a3 = encodeAttestation(await attestationBy(slot, member, proposer, 0x3n));
+    assert.equal(await client.onAttestation(a1, 'x'), 'accept');
+    assert.equal(await client.onAttestation(a1, 'x'), 'ignore');
+    assert.deepEqual(newOffenses(), []);
+    assert.equal(await client.onAttestation(a2, 'x'), 'accept');
+    const expected = {
+      validator: member.address.toLowerCase(),
+      amount: 6n,
+      offenseType: OffenseType.DUPLICATE_ATTESTATION,
+      epochOrSlot: BigInt(slot),
+    };
+    assert.deepEqual(newOffenses(), [expected]);
+    assert.equal(await client.onAttestation(a3, 'x'), 'ignore');
+    assert.deepEqual(newOffenses(), [expected]);
+    // Another member attesting a1's checkpoint is no offense.
+    const another = members.find((m) => m !== member && m !== proposer)!;
+    assert.equal(
+      await client.onAttestation(encodeAttestation(await attestationBy(slot, another, proposer, 0x1n)), 'x'),
+      'accept',
+    );
+    assert.deepEqual(newOffenses(), [expected]);
+  });
+
+  /** A client whose four validators are all local and that has no network (it never waits). */
+  function localClient() {
+    const pool = new AttestationPool();
+    const client = new ValidatorClient({
+      domain,
+      committee: new CommitteeView(rollup),
+      pool,
+      equivocation: new EquivocationWatcher({
+        duplicateProposalPenalty: 1n,
+        duplicateAttestationPenalty: 1n,
+      }),
+      offenses: new OffenseStore(env, { roundSize: 8, epochDuration: constants.epochDuration }),
+      chain: store,
+      worldState: ws,
+      rollup,
+      constants,
+      validators: () => members.map(validatorOf),
+      requestPass: () => {},
+      logger: silent,
+    });
+    return { client, pool };
+  }
+
+  async function toAttest(slot: number, archive: bigint): Promise<CheckpointToAttest> {
+    const header = { ...emptyCheckpointHeader(), slotNumber: slot };
+    return {
+      checkpointNumber: 9,
+      slot,
+      archive,
+      headerHash: checkpointHeaderHash(header),
+      header,
+      body,
+      proposer: validatorOf(await proposerOf(slot)),
+      committee: (await rollup.epochCommittee(Math.floor(slot / constants.epochDuration))).map((a) =>
+        a.toLowerCase(),
+      ),
+      deadline: Date.now() + 1000,
+    };
+  }
+
+  test('slashing protection: a second digest in the slot is not signed, by proposer or attesters', async () => {
+    const { client, pool } = localClient();
+    const slot = 40;
+    const first = await toAttest(slot, 0x1n);
+    const signatures = await client.gatherAttestations(first);
+    assert.ok(signatures, 'signatures');
+    assert.equal(signatures.filter((s) => s !== '0x').length, 4);
+    // The same checkpoint again: the same digest may be signed again.
+    assert.ok(await client.gatherAttestations(first), 'await client.gatherAttestations(first)');
+    const second = await toAttest(slot, 0x2n);
+    assert.equal(await client.gatherAttestations(second), undefined);
+    assert.deepEqual(pool.attestations(slot, attestationDigest(domain, second)), []);
+    // The next slot is a new slot.
+    assert.ok(
+      await client.gatherAttestations(await toAttest(slot + 1, 0x3n)),
+      'await client.gatherAttestations(await toAttest(slot + 1, 0x3n))',
+    );
+  });
+
+  test('slashing protection holds after signing in a later slot (going back to an earlier one)', async () => {
+    const { client, pool } = localClient();
+    assert.ok(
+      await client.gatherAttestations(await toAttest(50, 0x1n)),
+      'await client.gatherAttestations(await toAttest(50, 0x1n))',
+    );
+    assert.ok(
+      await client.gatherAttestations(await toAttest(51, 0x2n)),
+      'await client.gatherAttestations(await toAttest(51, 0x2n))',
+    );
+    const again = await toAttest(50, 0x3n);
+    const result = await client.gatherAttestations(again);
+    assert.deepEqual(pool.attestations(50, attestationDigest(domain, again)), []);
+    assert.equal(result, undefined);
+  });
+
+  test('with a network but no peers, gatherAttestations waits for the deadline, then gives up', async () => {
+    const pool = new AttestationPool();
+    const published: string[] = [];
+    const proposer = await proposerOf(60);
+    const client = new ValidatorClient({
+      domain,
+      committee: new CommitteeView(rollup),
+      pool,
+      equivocation: new EquivocationWatcher({
+        duplicateProposalPenalty: 1n,
+        duplicateAttestationPenalty: 1n,
+      }),
+      offenses: new OffenseStore(env, { roundSize: 8, epochDuration: constants.epochDuration }),
+      chain: store,
+      worldState: ws,
+      rollup,
+      constants,
+      validators: () => [validatorOf(proposer)],
+      network: {
+        publish: async (topic) => {
+          published.push(topic);
+          return 0;
+        },
+      },
+      requestPass: () => {},
+      logger: silent,
+    });
+    const c = { ...(await toAttest(60, 0x1n)), deadline: Date.now() + 300 };
+    const started = Date.now();
+    assert.equal(await client.gatherAttestations(c), undefined);
+    assert.ok(Date.now() - started >= 290, 'Date.now() - started >= 290');
+    // It published the proposal and its own attestation (the proposer is on the committee).
+    assert.deepEqual(published, [TOPICS.checkpointProposal, TOPICS.attestation]);
+    assert.equal(pool.signatures(60, attestationDigest(domain, c)).size, 1);
+    // Once a quorum of attestations arrives (here: straight into the pool), it returns them.
+    const others = members.filter((m) => m.address !== proposer.address);
+    const digest = attestationDigest(domain, c);
+    const gathering = client.gatherAttestations({ ...c, deadline: Date.now() + 5000 });
+    const started2 = Date.now();
+    for (const m of others.slice(0, 2)) {
+      await new Promise((r) => setTimeout(r, 30));
+      pool.addAttestation({
+        ...(await attestationBy(60, m, proposer, 0x1n)),
+        header: c.header,
+        headerHash: c.headerHash,
+        checkpointNumber: 9,
+        archive: 0x1n,
+        signature: await signDigest(m, digest),
+        digest,
+        attester: m.address.toLowerCase(),
+      });
+    }
+    const result = await gathering;
+    assert.ok(result, 'result');
+    assert.ok(Date.now() - started2 < 2000, 'Date.now() - started2 < 2000');
+    assert.equal(result.filter((s) => s !== '0x').length, 3);
+    for (const [i, s] of result.entries())
+      if (s !== '0x') assert.equal(await signerOf(digest, s), c.committee[i]);
+  });
+});

@@ -23,7 +23,9 @@ const ROUND = 8;
 function keystore(name: string, count: number) {
   const keys = Array.from({ length: count }, () => generatePrivateKey());
   const path = join(dir, `${name}.json`);
-  writeFileSync(path, JSON.stringify({ validators: keys.map((attester) => ({ attester })) }), { mode: 0o600 });
+  writeFileSync(path, JSON.stringify({ validators: keys.map((attester) => ({ attester })) }), {
+    mode: 0o600,
+  });
   return { path, addresses: keys.map((k) => privateKeyToAccount(k).address.toLowerCase()) };
 }
 
@@ -70,7 +72,8 @@ describe('a three-node network on loopback', () => {
   const later: CairnProcess[] = [];
   const pub = (n: CairnProcess, m: string, p?: unknown) => result(n.publicUrl, m, p) as Promise<any>;
   const admin = (n: CairnProcess, m: string, p?: unknown) => result(n.adminUrl, m, p) as Promise<any>;
-  const checkpointed = async (n: CairnProcess) => (await pub(n, 'svc_getChainTips')).checkpointed.block.number as number;
+  const checkpointed = async (n: CairnProcess) =>
+    (await pub(n, 'svc_getChainTips')).checkpointed.block.number as number;
   const connected = async (n: CairnProcess) =>
     ((await pub(n, 'svc_getPeers')) as { status: string }[]).filter((p) => p.status === 'connected').length;
 
@@ -113,7 +116,15 @@ describe('a three-node network on loopback', () => {
     // Discovery is by bootstrap list only: C names both A and B, so the three form a full mesh.
     const enrB = (await pub(nodeB, 'svc_getEncodedEnr')) as string;
     nodeC = await startCairn(
-      [...nodeArgs, ...p2pArgs, ...follow, '--keystore-path', c.path, '--p2p-bootstrap-nodes', `${enr},${enrB}`],
+      [
+        ...nodeArgs,
+        ...p2pArgs,
+        ...follow,
+        '--keystore-path',
+        c.path,
+        '--p2p-bootstrap-nodes',
+        `${enr},${enrB}`,
+      ],
       {},
       [],
       60_000,
@@ -152,7 +163,8 @@ describe('a three-node network on loopback', () => {
     });
     await until(
       'the tx to be checkpointed',
-      async () => ((await pub(nodeA, 'svc_getTxReceipt', [tx.hash])).status === 'checkpointed' ? true : undefined),
+      async () =>
+        (await pub(nodeA, 'svc_getTxReceipt', [tx.hash])).status === 'checkpointed' ? true : undefined,
       90_000,
     );
   });
@@ -172,7 +184,8 @@ describe('a three-node network on loopback', () => {
         const latest = (await pub(nodeA, 'svc_getCheckpointNumber')) as number;
         for (let i = latest; i >= 1; i--) {
           const signers = await signersOf(i);
-          if ([a.addresses, b.addresses, c.addresses].every((set) => set.some((x) => signers.has(x)))) return i;
+          if ([a.addresses, b.addresses, c.addresses].every((set) => set.some((x) => signers.has(x))))
+            return i;
         }
         return undefined;
       },
@@ -189,7 +202,9 @@ describe('a three-node network on loopback', () => {
     await until('B and C to reach A’s checkpointed tip', async () =>
       (await checkpointed(nodeB)) >= tip && (await checkpointed(nodeC)) >= tip ? true : undefined,
     );
-    const hashes = await Promise.all([nodeA, nodeB, nodeC].map(async (n) => (await pub(n, 'svc_getBlock', [tip])).hash));
+    const hashes = await Promise.all(
+      [nodeA, nodeB, nodeC].map(async (n) => (await pub(n, 'svc_getBlock', [tip])).hash),
+    );
     assert.equal(new Set(hashes).size, 1, `block ${tip}: ${hashes.join(' ')}`);
   });
 
@@ -200,7 +215,10 @@ describe('a three-node network on loopback', () => {
     const attestations = await pub(nodeB, 'svc_getCheckpointAttestationsForSlot', [slot]);
     // B may be the proposer of that slot itself: then the pool holds its own proposal.
     assert.ok(proposals.checkpointProposals.length >= 1);
-    assert.equal(proposals.checkpointProposals[0].archive, cp.archive?.root ?? proposals.checkpointProposals[0].archive);
+    assert.equal(
+      proposals.checkpointProposals[0].archive,
+      cp.archive?.root ?? proposals.checkpointProposals[0].archive,
+    );
     assert.ok(proposals.blockProposals.length >= 1);
     assert.ok(attestations.length >= 1);
     for (const x of attestations) {
@@ -248,13 +266,17 @@ describe('a three-node network on loopback', () => {
   test('a stopped node catches up when restarted', async () => {
     await nodeB.stop();
     const before = await checkpointed(nodeA);
-    await until('the chain to move on without B', async () =>
-      (await checkpointed(nodeA)) > before + 1 ? true : undefined,
-    90_000);
+    await until(
+      'the chain to move on without B',
+      async () => ((await checkpointed(nodeA)) > before + 1 ? true : undefined),
+      90_000,
+    );
     nodeB = await startCairn(bArgs, {}, [], 60_000);
     const target = await checkpointed(nodeA);
     await until('B to catch up', async () => ((await checkpointed(nodeB)) >= target ? true : undefined));
-    const [ha, hb] = await Promise.all([nodeA, nodeB].map(async (n) => (await pub(n, 'svc_getBlock', [target])).hash));
+    const [ha, hb] = await Promise.all(
+      [nodeA, nodeB].map(async (n) => (await pub(n, 'svc_getBlock', [target])).hash),
+    );
     assert.equal(hb, ha);
     await until('B to reconnect', async () => ((await connected(nodeB)) >= 1 ? true : undefined));
   });
@@ -268,12 +290,17 @@ describe('a three-node network on loopback', () => {
       60_000,
     );
     later.push(late);
-    await until('the late node to reach A’s tip', async () => ((await checkpointed(late)) >= target ? true : undefined));
+    await until('the late node to reach A’s tip', async () =>
+      (await checkpointed(late)) >= target ? true : undefined,
+    );
     assert.match(late.output(), /syncing from L1: block \d+ of \d+ \([0-9.]+%\), checkpoint \d+ of \d+/);
     await until('the late node to report it has caught up', async () =>
       /synced with L1 at block \d+/.test(late.output()) ? true : undefined,
     );
-    assert.equal((await pub(late, 'svc_getBlock', [target])).hash, (await pub(nodeA, 'svc_getBlock', [target])).hash);
+    assert.equal(
+      (await pub(late, 'svc_getBlock', [target])).hash,
+      (await pub(nodeA, 'svc_getBlock', [target])).hash,
+    );
     const peers = await call(late.publicUrl, 'svc_getPeers');
     assert.equal(peers.error?.code, -32002);
     assert.equal(await pub(late, 'svc_getEncodedEnr'), null);

@@ -1,9 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
+import { describe, test } from 'node:test';
 import {
   EquivocationWatcher,
   inactivityOffenses,
@@ -15,19 +11,10 @@ import {
   offenseSlot,
   roundOfSlot,
 } from '../../src/validators/slashing.js';
+import { tempStores } from '../helpers/temp-stores.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cairn-slashing-'));
-const envs: StoreEnvironment[] = [];
-after(async () => {
-  for (const env of envs) await env.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-let envCount = 0;
-function freshEnv(): StoreEnvironment {
-  const env = openEnvironment(dir, `node-${envCount++}`);
-  envs.push(env);
-  return env;
-}
+const stores = tempStores('cairn-slashing-');
+const freshEnv = stores.fresh;
 
 const A = `0x${'aa'.repeat(20)}`;
 const B = `0x${'bb'.repeat(20)}`;
@@ -153,14 +140,12 @@ describe('offense store', () => {
       store.forRound(0n),
     );
 
-    const d = mkdtempSync(join(dir, 'reopen-'));
-    const first = openEnvironment(d, 'node');
+    const first = stores.open('reopen');
     const s1 = new OffenseStore(first, { roundSize: 5, epochDuration: 2 });
     s1.add(offense(A, OffenseType.INACTIVITY, 1n, 123456789012345678901234567890n));
     s1.add(offense(C, OffenseType.DUPLICATE_ATTESTATION, 7n));
     await first.close();
-    const second = openEnvironment(d, 'node');
-    envs.push(second);
+    const second = stores.open('reopen');
     const s2 = new OffenseStore(second, { roundSize: 5, epochDuration: 2 });
     assert.deepEqual(s2.forRound(0n), [
       offense(A, OffenseType.INACTIVITY, 1n, 123456789012345678901234567890n),

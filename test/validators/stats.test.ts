@@ -3,12 +3,8 @@
 //
 // Reproduce a property failure with the seed fast-check prints: STATS_PROPERTY_SEED=<seed>.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
 import {
   type AttestationStatus,
   type ProposalStatus,
@@ -18,20 +14,10 @@ import {
   ValidatorStatsStore,
   type ValidatorStatus,
 } from '../../src/validators/stats.js';
+import { tempStores } from '../helpers/temp-stores.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cairn-validator-stats-'));
-const envs: StoreEnvironment[] = [];
-after(async () => {
-  for (const env of envs) await env.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let envCount = 0;
-function freshEnv(): StoreEnvironment {
-  const env = openEnvironment(dir, `node-${envCount++}`);
-  envs.push(env);
-  return env;
-}
+const stores = tempStores('cairn-validator-stats-');
+const freshEnv = stores.fresh;
 
 const A = `0x${'aa'.repeat(20)}`;
 const B = `0x${'bb'.repeat(20)}`;
@@ -306,16 +292,14 @@ describe('validator stats: examples', () => {
     assert.equal(again.lastProcessedSlot, 5);
     assert.equal(again.initialSlot, 1);
 
-    const d = mkdtempSync(join(dir, 'reopen-'));
-    const first = openEnvironment(d, 'node');
+    const first = stores.open('reopen');
     const s1 = new ValidatorStatsStore(first, { slotWindow: 10 });
     for (const a of EXAMPLE) s1.record(a);
     s1.recordProvenEpoch(2, 2);
     const all = s1.all();
     const one = s1.one(C);
     await first.close();
-    const second = openEnvironment(d, 'node');
-    envs.push(second);
+    const second = stores.open('reopen');
     const s2 = new ValidatorStatsStore(second, { slotWindow: 10 });
     assert.deepEqual(s2.all(), all);
     assert.deepEqual(s2.one(C), one);
@@ -513,7 +497,7 @@ describe('validator stats against a naive model (property)', () => {
         fc.integer({ min: 1, max: 6 }),
         async (slotWindow, sorted, generated, ranges, epoch, epochDuration) => {
           const acts = sorted ? [...generated].sort((x, y) => x.slot - y.slot) : generated;
-          const env = openEnvironment(dir, `property-${envCount++}`);
+          const env = freshEnv();
           try {
             const store = new ValidatorStatsStore(env, { slotWindow });
             for (const a of acts) store.record(a);

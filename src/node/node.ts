@@ -129,7 +129,12 @@ export class CairnNode {
     this.logQueries = new LogQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.contractQueries = new ContractQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.messageQueries = new MessageQueries(chain, this.stateQueries, rollup, constants);
-    this.validatorQueries = new ValidatorQueries(consensus, rollup, constants, () => config.slashingRoundSize);
+    this.validatorQueries = new ValidatorQueries(
+      consensus,
+      rollup,
+      constants,
+      () => config.slashingRoundSize,
+    );
     this.admin = new NodeAdmin({
       config: () => this.liveConfig,
       replaceConfig: (c) => {

@@ -5,7 +5,6 @@
 import type { Logger } from 'pino';
 import type { L2Block } from '../core/block.js';
 import { decodeCheckpointBody, verifyCheckpointBody } from '../core/checkpoint-body.js';
-import type { Fr } from '../core/field.js';
 import { computeCheckpointOutHash } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants } from '../core/time.js';
 import type {
@@ -14,7 +13,7 @@ import type {
   EpochProvenEvent,
   RollupClient,
 } from '../l1/rollup-client.js';
-import { buildBlock } from '../sequencer/block-builder.js';
+import { type ReplayStart, replayBlock } from '../sequencer/block-builder.js';
 import type { WorldState } from '../world-state/index.js';
 import type { ChainStore, L1SyncPoint } from './chain-store.js';
 
@@ -325,19 +324,10 @@ export class Archiver {
   private async reexecute(
     block: L2Block,
     at: { checkpointNumber: number; indexWithinCheckpoint: number },
-    start: { l1ToL2Messages: readonly Fr[] } | { previousSponge: Fr },
+    start: ReplayStart,
     mismatch: string,
   ): Promise<void> {
-    const fork = this.o.worldState.fork();
-    const rebuilt = buildBlock(fork, {
-      globalVariables: block.header.globalVariables,
-      txEffects: block.body.txEffects,
-      ...at,
-      ...start,
-      totalManaUsed: block.header.totalManaUsed,
-    });
-    if (rebuilt.hash !== block.hash) throw new Error(mismatch);
-    await this.o.worldState.commit(fork);
+    if (!(await replayBlock(this.o.worldState, block, at, start))) throw new Error(mismatch);
   }
 
   private async prune(event: CheckpointsPrunedEvent): Promise<void> {

@@ -3,6 +3,7 @@
 // nullifiers (a 64-leaf subtree per tx) and public-data writes, then the header over the new
 // tree snapshots, whose hash is appended to the archive tree.
 
+import type { ChainStore } from '../archiver/chain-store.js';
 import {
   L1_TO_L2_MESSAGES_PER_CHECKPOINT,
   type L2Block,
@@ -16,7 +17,7 @@ import {
   type GlobalVariables,
 } from '../core/block-header.js';
 import type { Fr } from '../core/field.js';
-import { TreeId, type WorldStateFork } from '../world-state/index.js';
+import { TreeId, type WorldState, type WorldStateFork } from '../world-state/index.js';
 
 export interface BlockInput {
   globalVariables: GlobalVariables;
@@ -125,4 +126,38 @@ export function buildBlock(fork: WorldStateFork, input: BlockInput): L2Block {
   const builder = new BlockBuilder(fork, rest);
   for (const effect of txEffects) builder.addTx(effect);
   return builder.finish(totalManaUsed);
+}
+
+/** Where a replayed block starts: a checkpoint's first block takes its messages, a later one the sponge before it. */
+export type ReplayStart = { l1ToL2Messages: readonly Fr[] } | { previousSponge: Fr };
+
+/**
+ * Rebuilds a block from its header's globals and its tx effects on a fork of the world state's
+ * latest block, and commits it when it hashes to the block's own header; false (nothing
+ * committed) when it does not. Effects that cannot be applied throw.
+ */
+export async function replayBlock(
+  worldState: WorldState,
+  block: L2Block,
+  at: { checkpointNumber: number; indexWithinCheckpoint: number },
+  start: ReplayStart,
+): Promise<boolean> {
+  const fork = worldState.fork();
+  const rebuilt = buildBlock(fork, {
+    globalVariables: block.header.globalVariables,
+    txEffects: block.body.txEffects,
+    ...at,
+    ...start,
+    totalManaUsed: block.header.totalManaUsed,
+  });
+  if (rebuilt.hash !== block.hash) return false;
+  await worldState.commit(fork);
+  return true;
+}
+
+/** Drops proposed blocks that never made it into a checkpoint, from the chain and the world state. */
+export async function dropUncheckpointedBlocks(chain: ChainStore, worldState: WorldState): Promise<void> {
+  const base = chain.getTips().checkpointed.block.number;
+  if (chain.latestBlockNumber > base) chain.unwindBlocksAfter(base);
+  if (worldState.latestBlockNumber > base) await worldState.rollbackTo(base);
 }

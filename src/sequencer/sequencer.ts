@@ -33,7 +33,7 @@ import type { CommitteeView } from '../validators/committee.js';
 import type { Validator } from '../validators/keystore.js';
 import type { CheckpointToAttest } from '../validators/validator-client.js';
 import type { WorldState } from '../world-state/index.js';
-import { BlockBuilder } from './block-builder.js';
+import { BlockBuilder, dropUncheckpointedBlocks } from './block-builder.js';
 
 /** Where the sequencer takes txs from: the mempool. */
 export interface TxSource {
@@ -176,9 +176,7 @@ export class Sequencer {
     }
 
     // Blocks proposed earlier that never made it into a checkpoint are dropped first.
-    const base = store.getTips().checkpointed.block.number;
-    if (store.latestBlockNumber > base) store.unwindBlocksAfter(base);
-    if (worldState.latestBlockNumber > base) await worldState.rollbackTo(base);
+    await dropUncheckpointedBlocks(store, worldState);
 
     const n = pending + 1;
     const messages = await rollup.l1ToL2Messages(n);

@@ -15,7 +15,7 @@ import { toHex32 } from '../core/field.js';
 import { epochOfSlot, type L1RollupConstants, slotAt } from '../core/time.js';
 import type { RollupClient } from '../l1/rollup-client.js';
 import type { GossipVerdict } from '../p2p/network.js';
-import { buildBlock } from '../sequencer/block-builder.js';
+import { dropUncheckpointedBlocks, replayBlock } from '../sequencer/block-builder.js';
 import type { WorldState } from '../world-state/index.js';
 import type { AttestationPool } from './attestation-pool.js';
 import {
@@ -399,42 +399,31 @@ export class ValidatorClient {
       return same ? 'valid' : { invalid: 'it conflicts with blocks already proposed in this slot' };
     }
     // Proposed blocks of earlier slots never made it into a checkpoint.
-    await this.dropProposedAfter(base);
+    await dropUncheckpointedBlocks(chain, worldState);
     const messages = await rollup.l1ToL2Messages(p.checkpointNumber);
     for (const [i, block] of body.blocks.entries()) {
-      const fork = worldState.fork();
-      let rebuilt: L2Block;
+      let replayed: boolean;
       try {
-        rebuilt = buildBlock(fork, {
-          globalVariables: block.header.globalVariables,
-          txEffects: block.body.txEffects,
-          checkpointNumber: p.checkpointNumber,
-          indexWithinCheckpoint: i,
-          ...(i === 0
+        replayed = await replayBlock(
+          worldState,
+          block,
+          { checkpointNumber: p.checkpointNumber, indexWithinCheckpoint: i },
+          i === 0
             ? { l1ToL2Messages: messages }
-            : { previousSponge: body.blocks[i - 1]!.header.spongeBlobHash }),
-          totalManaUsed: block.header.totalManaUsed,
-        });
+            : { previousSponge: body.blocks[i - 1]!.header.spongeBlobHash },
+        );
       } catch (err) {
-        await this.dropProposedAfter(base);
+        await dropUncheckpointedBlocks(chain, worldState);
         return { invalid: `block ${block.number} does not re-execute: ${(err as Error).message}` };
       }
-      if (rebuilt.hash !== block.hash) {
-        await this.dropProposedAfter(base);
+      if (!replayed) {
+        await dropUncheckpointedBlocks(chain, worldState);
         return {
           invalid: `block ${block.number} does not re-execute to its header (${toHex32(block.hash)})`,
         };
       }
-      await worldState.commit(fork);
-      chain.addProposedBlock(rebuilt);
+      chain.addProposedBlock(block);
     }
     return 'valid';
-  }
-
-  /** Unwinds proposed blocks after `base` from the chain and the world state. */
-  private async dropProposedAfter(base: number): Promise<void> {
-    const { chain, worldState } = this.o;
-    if (chain.latestBlockNumber > base) chain.unwindBlocksAfter(base);
-    if (worldState.latestBlockNumber > base) await worldState.rollbackTo(base);
   }
 }

@@ -6,14 +6,13 @@ import type { ChainStore } from '../archiver/chain-store.js';
 import type { Config } from '../config/settings.js';
 import { toHex32 } from '../core/field.js';
 import type { L1RollupConstants } from '../core/time.js';
-import { fromTx, toTx, tx as txWire } from '../core/tx-codecs.js';
 import type { RollupClient } from '../l1/rollup-client.js';
 import { loadOrCreatePeerKey, P2PNetwork } from '../p2p/network.js';
 import type { StoreEnvironment } from '../store/environment.js';
 import { AttestationPool } from '../validators/attestation-pool.js';
 import { CommitteeView, type Domain } from '../validators/committee.js';
 import type { Validator } from '../validators/keystore.js';
-import { TOPICS } from '../validators/messages.js';
+import { decodeTxMessage, encodeTxMessage, TOPICS } from '../validators/messages.js';
 import { ValidatorMonitor } from '../validators/monitor.js';
 import { EquivocationWatcher, OffenseStore } from '../validators/slashing.js';
 import { ValidatorStatsStore } from '../validators/stats.js';
@@ -43,8 +42,8 @@ export interface ConsensusDeps {
   constants: L1RollupConstants;
   txs: TxService;
   nodeStore: StoreEnvironment;
-  /** The `p2p` store (the node key); opened only with P2P on. */
-  p2pStore: () => StoreEnvironment;
+  /** The `p2p` store (the node key); open exactly when P2P is on. */
+  p2pStore: StoreEnvironment | undefined;
   validators: () => readonly Validator[];
   /** Runs a chain pass soon (late bound: the driver is built after the consensus parts). */
   requestPass: () => void;
@@ -60,9 +59,9 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     epochDuration: constants.epochDuration,
   });
   const logger = d.root.child({ component: 'validator' });
-  const network = config.p2p
+  const network = d.p2pStore
     ? await P2PNetwork.start({
-        privateKey: loadOrCreatePeerKey(d.p2pStore()),
+        privateKey: loadOrCreatePeerKey(d.p2pStore),
         listenHost: config.p2pListenHost,
         listenPort: config.p2pPort,
         announceHost: config.p2pAnnounceHost,
@@ -94,15 +93,17 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     network.subscribe(TOPICS.checkpointProposal, (data, from) => client.onCheckpointProposal(data, from));
     network.subscribe(TOPICS.attestation, (data, from) => client.onAttestation(data, from));
     network.subscribe(TOPICS.tx, async (data) => {
-      const parsed = txWire.safeParse(parseJson(data));
-      if (!parsed.success) return 'reject';
-      const { tx, claimedHash } = toTx(parsed.data);
-      return d.txs.receiveFromPeer(tx, claimedHash);
+      let message: ReturnType<typeof decodeTxMessage>;
+      try {
+        message = decodeTxMessage(data);
+      } catch {
+        return 'reject';
+      }
+      return d.txs.receiveFromPeer(message.tx, message.claimedHash);
     });
     d.txs.setGossip({
       announce: (tx, hash) => {
-        const bytes = new TextEncoder().encode(JSON.stringify(txWire.encode(fromTx(tx, hash))));
-        network.publish(TOPICS.tx, bytes).catch((err) => {
+        network.publish(TOPICS.tx, encodeTxMessage(tx, hash)).catch((err) => {
           logger.warn(`announcing tx ${toHex32(hash)} failed: ${(err as Error).message}`);
         });
       },
@@ -143,12 +144,4 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
       await network?.stop();
     },
   };
-}
-
-function parseJson(data: Uint8Array): unknown {
-  try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data));
-  } catch {
-    return undefined;
-  }
 }

@@ -129,12 +129,7 @@ export class CairnNode {
     this.logQueries = new LogQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.contractQueries = new ContractQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.messageQueries = new MessageQueries(chain, this.stateQueries, rollup, constants);
-    this.validatorQueries = new ValidatorQueries(
-      consensus,
-      rollup,
-      constants,
-      () => config.slashingRoundSize,
-    );
+    this.validatorQueries = new ValidatorQueries(consensus, rollup, constants, config.slashingRoundSize);
     this.admin = new NodeAdmin({
       config: () => this.liveConfig,
       replaceConfig: (c) => {
@@ -282,7 +277,8 @@ export class CairnNode {
         execution,
         logger: root.child({ component: 'mempool' }),
       });
-      const p2pStoreRef: { env?: StoreEnvironment } = {};
+      // The P2P store holds the node's network key.
+      p2pStore = config.p2p ? openEnvironment(dataDir.path, 'p2p') : undefined;
       const driverRef: { driver?: ChainDriver; requested: boolean } = { requested: false };
       consensus = await startConsensus({
         config,
@@ -293,10 +289,7 @@ export class CairnNode {
         constants,
         txs,
         nodeStore,
-        p2pStore: () => {
-          p2pStoreRef.env ??= openEnvironment(dataDir.path, 'p2p');
-          return p2pStoreRef.env;
-        },
+        p2pStore,
         validators: () => nodeRef.node?.validators ?? validators,
         // A proposal arrived: sync and attest soon; requests made while one waits are folded into it.
         requestPass: () => {
@@ -309,7 +302,6 @@ export class CairnNode {
         },
         root,
       });
-      p2pStore = p2pStoreRef.env;
       const sequencer = !config.sequencer
         ? undefined
         : new Sequencer({
@@ -686,6 +678,7 @@ export class CairnNode {
 
   /** Health for GET /status. */
   status(): { ok: boolean } & Record<string, unknown> {
+    const sync = this.archiver.syncProgress;
     return {
       ok: this.state === 'running',
       status: this.state,
@@ -694,10 +687,7 @@ export class CairnNode {
       clock: this.clock.mode,
       ...this.admin.states(),
       snapshotUpload: this.snapshots.current,
-      l1Sync: {
-        l1Block: Number(this.archiver.syncProgress.l1Block),
-        catchingUp: this.archiver.syncProgress.catchingUp,
-      },
+      l1Sync: { l1Block: Number(sync.l1Block), catchingUp: sync.catchingUp },
       ...(this.consensus.network === undefined
         ? {}
         : {

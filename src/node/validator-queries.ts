@@ -14,7 +14,7 @@ export class ValidatorQueries {
     private readonly consensus: Consensus,
     private readonly rollup: RollupClient,
     private readonly constants: L1RollupConstants,
-    private readonly roundSize: () => number,
+    private readonly roundSize: number,
   ) {}
 
   getValidatorsStats(): ValidatorsStats {
@@ -66,7 +66,7 @@ export class ValidatorQueries {
     if (round === 'all') return offenses.all();
     if (round === 'current') {
       const slot = slotAt((await this.rollup.latestL1Block()).timestamp, this.constants);
-      return offenses.forRound(roundOfSlot(slot, this.roundSize()));
+      return offenses.forRound(roundOfSlot(slot, this.roundSize));
     }
     return offenses.forRound(round);
   }

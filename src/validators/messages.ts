@@ -1,4 +1,5 @@
-// What validators gossip: block proposals, checkpoint proposals and checkpoint attestations.
+// What nodes gossip: txs, and validators' block proposals, checkpoint proposals and checkpoint
+// attestations.
 // Each travels as UTF-8 JSON checked by a schema on arrival (peers are not trusted); the
 // signatures inside are checked against the committee by the validator client.
 import { z } from 'zod';
@@ -7,6 +8,8 @@ import type { CheckpointHeader } from '../core/block-header.js';
 import { decodeCheckpointBody } from '../core/checkpoint-body.js';
 import { blockHash, frHex, txHash, uint } from '../core/codecs.js';
 import type { Fr } from '../core/field.js';
+import type { Tx } from '../core/tx.js';
+import { fromTx, toTx, tx as txWire } from '../core/tx-codecs.js';
 
 /** Gossip topic names (the network adds its prefix and version). */
 export const TOPICS = {
@@ -147,3 +150,8 @@ export function decodeCheckpointProposal(bytes: Uint8Array): CheckpointProposal 
 export const encodeAttestation = (a: CheckpointAttestation) => json(z.encode(attestationWire, a));
 export const decodeAttestation = (bytes: Uint8Array): CheckpointAttestation =>
   parse(attestationWire, bytes, 'checkpoint attestation') as CheckpointAttestation;
+
+/** A tx travels in the same wire form as svc_sendTx's param. */
+export const encodeTxMessage = (t: Tx, hash: Fr) => json(z.encode(txWire, fromTx(t, hash)));
+export const decodeTxMessage = (bytes: Uint8Array): { tx: Tx; claimedHash: Fr | undefined } =>
+  toTx(parse(txWire, bytes, 'tx'));

@@ -5,6 +5,7 @@ import { checkpointHeader } from '../core/block-codecs.js';
 import { bigintDec, ethAddress, frHex, slotNumber, txHash, uint } from '../core/codecs.js';
 import type { CairnNode } from '../node/node.js';
 import { defineMethods, type RpcMethod } from '../rpc/registry.js';
+import { ATTESTATION_STATUSES, PROPOSAL_STATUSES } from '../validators/stats.js';
 
 const slotTime = z.object({ timestamp: bigintDec, slot: uint, date: z.string() });
 const missed = z.object({
@@ -24,14 +25,7 @@ const validatorStats = z
     history: z.array(
       z.object({
         slot: uint,
-        status: z.enum([
-          'checkpoint-mined',
-          'checkpoint-proposed',
-          'checkpoint-missed',
-          'blocks-missed',
-          'attestation-sent',
-          'attestation-missed',
-        ]),
+        status: z.enum([...PROPOSAL_STATUSES, ...ATTESTATION_STATUSES]),
       }),
     ),
   })

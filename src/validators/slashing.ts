@@ -82,7 +82,7 @@ function checkOffense(o: Offense): Offense {
 }
 
 /** By epochOrSlot, then validator, then type. */
-export function compareOffenses(a: Offense, b: Offense): number {
+function compareOffenses(a: Offense, b: Offense): number {
   if (a.epochOrSlot !== b.epochOrSlot) return a.epochOrSlot < b.epochOrSlot ? -1 : 1;
   if (a.validator !== b.validator) return a.validator < b.validator ? -1 : 1;
   return a.offenseType - b.offenseType;

@@ -88,23 +88,22 @@ export interface SingleValidatorStats {
   slotWindow: number;
 }
 
-export const PROPOSAL_STATUSES: readonly ProposalStatus[] = [
+export const PROPOSAL_STATUSES = [
   'checkpoint-mined',
   'checkpoint-proposed',
   'checkpoint-missed',
   'blocks-missed',
-];
-export const ATTESTATION_STATUSES: readonly AttestationStatus[] = ['attestation-sent', 'attestation-missed'];
+] as const satisfies readonly ProposalStatus[];
+export const ATTESTATION_STATUSES = [
+  'attestation-sent',
+  'attestation-missed',
+] as const satisfies readonly AttestationStatus[];
 
 const PROPOSALS = new Set<ValidatorStatus>(PROPOSAL_STATUSES);
 const ATTESTATIONS = new Set<ValidatorStatus>(ATTESTATION_STATUSES);
 const MISSED = new Set<ValidatorStatus>(['checkpoint-missed', 'blocks-missed', 'attestation-missed']);
 const PROPOSED = new Set<ValidatorStatus>(['checkpoint-mined', 'checkpoint-proposed']);
 const SENT = new Set<ValidatorStatus>(['attestation-sent']);
-
-export const isProposalStatus = (s: ValidatorStatus): s is ProposalStatus => PROPOSALS.has(s);
-export const isAttestationStatus = (s: ValidatorStatus): s is AttestationStatus => ATTESTATIONS.has(s);
-export const isMissedStatus = (s: ValidatorStatus): boolean => MISSED.has(s);
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 
@@ -172,7 +171,7 @@ function findLast(entries: readonly HistoryEntry[], wanted: Set<ValidatorStatus>
 }
 
 /** A validator's stats from its history (ascending slot). */
-export function computeValidatorStats(address: string, history: readonly HistoryEntry[]): ValidatorStats {
+function computeValidatorStats(address: string, history: readonly HistoryEntry[]): ValidatorStats {
   const proposals = history.filter((e) => PROPOSALS.has(e.status));
   const attestations = history.filter((e) => ATTESTATIONS.has(e.status));
   const stats: ValidatorStats = {

@@ -44,8 +44,8 @@ import type { EquivocationWatcher, Offense, OffenseStore } from './slashing.js';
 
 /** How far (in slots) from the current slot a peer's message may be and still count. */
 const SLOT_TOLERANCE = 2;
-/** Slots of signing history kept per validator for slashing protection. */
-const SIGNED_SLOTS_KEPT = 64;
+/** Slots of signing history (slashing protection) and of seen messages (equivocation) kept. */
+const RECENT_SLOTS = 64;
 /** How often the proposer looks at the pool while it waits for attestations. */
 const ATTESTATION_POLL_MS = 25;
 
@@ -126,7 +126,7 @@ export class ValidatorClient {
       return undefined;
     }
     bySlot.set(slot, digest);
-    for (const s of bySlot.keys()) if (s < slot - SIGNED_SLOTS_KEPT) bySlot.delete(s);
+    for (const s of bySlot.keys()) if (s < slot - RECENT_SLOTS) bySlot.delete(s);
     this.signed.set(address, bySlot);
     return signDigest(attester.attester, digest);
   }
@@ -332,7 +332,7 @@ export class ValidatorClient {
   async attestPending(now: bigint): Promise<void> {
     this.currentSlot = slotAt(now, this.o.constants);
     this.o.pool.prune(this.currentSlot);
-    this.o.equivocation.prune(this.currentSlot - 64);
+    this.o.equivocation.prune(this.currentSlot - RECENT_SLOTS);
     for (const slot of [this.currentSlot, this.currentSlot + 1]) {
       for (const proposal of this.o.pool.checkpointProposals(slot)) {
         const id = proposal.digest + proposal.bodyHash;

@@ -143,7 +143,10 @@ describe('a three-node network on loopback', () => {
       (await connected(nodeB)) === 2 && (await connected(nodeC)) === 2 ? true : undefined,
     );
     const peers = (await pub(nodeB, 'svc_getPeers', [true])) as { id: string; status: string }[];
-    assert.ok(peers.every((p) => typeof p.id === 'string' && p.id.length > 0));
+    assert.ok(
+      peers.every((p) => typeof p.id === 'string' && p.id.length > 0),
+      `peers without ids: ${JSON.stringify(peers)}`,
+    );
   });
 
   test('a tx sent to C reaches the pools of A and B', async () => {
@@ -198,7 +201,7 @@ describe('a three-node network on loopback', () => {
 
   test('every node follows the same chain', async () => {
     const tip = await checkpointed(nodeA);
-    assert.ok(tip > 0);
+    assert.ok(tip > 0, 'A has a checkpointed block');
     await until('B and C to reach A’s checkpointed tip', async () =>
       (await checkpointed(nodeB)) >= tip && (await checkpointed(nodeC)) >= tip ? true : undefined,
     );
@@ -214,13 +217,13 @@ describe('a three-node network on loopback', () => {
     const proposals = await pub(nodeB, 'svc_getProposalsForSlot', [slot]);
     const attestations = await pub(nodeB, 'svc_getCheckpointAttestationsForSlot', [slot]);
     // B may be the proposer of that slot itself: then the pool holds its own proposal.
-    assert.ok(proposals.checkpointProposals.length >= 1);
+    assert.ok(proposals.checkpointProposals.length >= 1, 'a checkpoint proposal in the pool');
     assert.equal(
       proposals.checkpointProposals[0].archive,
       cp.archive?.root ?? proposals.checkpointProposals[0].archive,
     );
-    assert.ok(proposals.blockProposals.length >= 1);
-    assert.ok(attestations.length >= 1);
+    assert.ok(proposals.blockProposals.length >= 1, 'a block proposal in the pool');
+    assert.ok(attestations.length >= 1, 'attestations in the pool');
     for (const x of attestations) {
       assert.match(x.signature, /^0x[0-9a-f]{130}$/);
       assert.equal(x.payload.header.slotNumber, slot);
@@ -228,20 +231,22 @@ describe('a three-node network on loopback', () => {
   });
 
   test('the stats show the remote validator never attesting, and the others attesting', async () => {
-    const stats = await until('stats with attestation duties for the remote validator', async () => {
+    const sent = (s: any, address: string) =>
+      (s.stats[address]?.history ?? []).some((h: { status: string }) => h.status === 'attestation-sent');
+    // A slot is recorded once it has ended and L1 is synced past it, so B's attestations of the
+    // checkpoints seen above may take a slot or two to show.
+    const stats = await until('stats with the remote validator missing and B attesting', async () => {
       const s = await pub(nodeA, 'svc_getValidatorsStats');
-      return s.stats[remote]?.missedAttestations.count > 0 ? s : undefined;
+      return s.stats[remote]?.missedAttestations.count > 0 && sent(s, b.addresses[0]!) ? s : undefined;
     });
     const x = stats.stats[remote];
-    assert.ok(x.history.every((h: { status: string }) => h.status !== 'attestation-sent'));
+    assert.ok(!sent(stats, remote), 'the remote validator never attests');
     assert.equal(x.missedAttestations.count, x.missedAttestations.total);
     assert.equal(x.missedAttestations.rate, 1);
     assert.equal(x.lastAttestation, undefined);
-    const bStats = stats.stats[b.addresses[0]!];
-    assert.ok(bStats.history.some((h: { status: string }) => h.status === 'attestation-sent'));
     const one = await pub(nodeB, 'node_getValidatorStats', [remote]);
     assert.equal(one.validator.address, remote);
-    assert.ok(typeof one.slotWindow === 'number' && one.slotWindow > 0);
+    assert.ok(typeof one.slotWindow === 'number' && one.slotWindow > 0, `slotWindow ${one.slotWindow}`);
   });
 
   test('an inactivity offense appears for the remote validator in its round', async () => {
@@ -255,10 +260,13 @@ describe('a three-node network on loopback', () => {
     );
     const round = Math.floor((Number(offense.epochOrSlot) * EPOCH) / ROUND);
     const inRound = (await admin(nodeA, 'nodeAdmin_getSlashOffenses', [String(round)])) as any[];
-    assert.ok(inRound.some((o) => o.validator === remote && o.offenseType === 3));
+    assert.ok(
+      inRound.some((o) => o.validator === remote && o.offenseType === 3),
+      `round ${round}: ${JSON.stringify(inRound)}`,
+    );
     const otherRound = (await admin(nodeA, 'svcAdmin_getSlashOffenses', [round + 1000])) as any[];
     assert.equal(otherRound.length, 0);
-    assert.ok(BigInt(offense.amount) > 0n);
+    assert.ok(BigInt(offense.amount) > 0n, `amount ${offense.amount}`);
     const bad = await call(nodeA.adminUrl, 'svcAdmin_getSlashOffenses', ['soon']);
     assert.equal(bad.error?.code, -32602);
   });

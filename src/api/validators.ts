@@ -1,5 +1,6 @@
 // Validator, P2P and slashing methods: validator stats (svc_ and node_), the P2P queries (svc_),
-// and slashing offenses (svcAdmin_ and nodeAdmin_, on the admin port).
+// slashing offenses (svcAdmin_ and nodeAdmin_, on the admin port) and the legacy set's slash
+// payloads (nodeAdmin_ only: the current set has no such method).
 import { z } from 'zod';
 import { checkpointHeader } from '../core/block-codecs.js';
 import { bigintDec, ethAddress, frHex, slotNumber, txHash, uint } from '../core/codecs.js';
@@ -100,6 +101,22 @@ export const offense = z.object({
   ),
   epochOrSlot: bigintDec,
 });
+export const slashPayloadRound = z
+  .object({
+    address: ethAddress.describe("The payload's address in the Slasher"),
+    timestamp: bigintDec.describe('L1 timestamp (seconds) of its creation'),
+    votes: bigintDec.describe('Votes for it in the round so far'),
+    round: bigintDec,
+    slashes: z.array(
+      z.object({
+        validator: ethAddress,
+        amount: bigintDec,
+        offenses: z.array(z.object({ offenseType: uint, epochOrSlot: bigintDec })),
+      }),
+    ),
+  })
+  .describe('A slash payload voted for in a round');
+
 export const slashRound = z
   .union([
     z.enum(['all', 'current']),
@@ -174,6 +191,15 @@ export function validatorMethods(node: CairnNode): RpcMethod[] {
       resultName: 'offenses',
       result: z.array(offense),
       handler: (round) => v.getSlashOffenses(round),
+    }),
+    ...defineMethods(['nodeAdmin'], {
+      name: 'getSlashPayloads',
+      summary:
+        "The slash payloads proposers voted for in the current round, with their votes, from the rollup's Slasher",
+      params: [],
+      resultName: 'SlashPayloadRound[]',
+      result: z.array(slashPayloadRound),
+      handler: () => v.getSlashPayloads(),
     }),
   ];
 }

@@ -317,7 +317,25 @@ export const SETTINGS = {
     z.number().int().min(1),
     'int',
     64,
-    "Slots per slashing round: offenses are grouped by the round of their slot (or of their epoch's first slot)",
+    "Slots per slashing round, set in the Slasher when the embedded L1 is first deployed (an existing Slasher's own value is used): offenses are grouped by the round of their slot (or of their epoch's first slot), and proposers vote on slash payloads round by round",
+  ),
+  slashingQuorumSize: optionalSetting(
+    z.number().int().min(1),
+    'int',
+    'Votes a slash payload needs within a round, set in the Slasher when the embedded L1 is first deployed; more than half of slashingRoundSize, and at most all of it',
+    { defaultLabel: 'slashingRoundSize / 2 + 1' },
+  ),
+  slashOffenseExpirationRounds: setting(
+    z.number().int().min(0),
+    'int',
+    4,
+    'Rounds after its first voting round (the round after the offense) in which a proposer still puts an offense into slash payloads',
+  ),
+  slashMaxPayloadSize: setting(
+    z.number().int().min(1).max(128, 'the Slasher takes at most 128 offenses per payload'),
+    'int',
+    50,
+    'Most offenses in a slash payload this node proposes or votes for (1..128)',
   ),
   slashInactivityTargetPercentage: setting(
     z

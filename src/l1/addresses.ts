@@ -11,6 +11,11 @@ export interface L1ContractAddresses {
   outboxAddress: Address;
   feeJuiceAddress: Address;
   feeJuicePortalAddress: Address;
+  /**
+   * The Slasher, where slash payloads are created and voted on (created by the rollup). Optional,
+   * as in the reference; absent only for a rollup deployed before cairn had one.
+   */
+  slashFactoryAddress?: Address;
   /** cairn has no staking asset contract: always the zero address. */
   stakingAssetAddress: Address;
   /** cairn has no coin issuer contract: always the zero address. */

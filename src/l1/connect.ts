@@ -3,7 +3,15 @@
 // start; with one, it uses that chain and the contracts configured for it.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Address, createPublicClient, createTestClient, http, type PublicClient } from 'viem';
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createTestClient,
+  http,
+  type PublicClient,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
   type DeployedL1ContractAddresses,
@@ -105,7 +113,7 @@ export async function connectEmbeddedL1(options: EmbeddedL1Options, logger: L1Lo
     const deployer = privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY);
     const expected = expectedL1ContractAddresses(deployer.address);
     const deployed = (await client.getCode({ address: expected.rollupAddress })) !== undefined;
-    let addresses = expected;
+    let addresses: L1ContractAddresses = expected;
     if (deployed) {
       logger.info(`L1 contracts found: rollup ${expected.rollupAddress} (embedded L1 ${anvil.rpcUrl})`);
     } else {
@@ -126,7 +134,7 @@ export async function connectEmbeddedL1(options: EmbeddedL1Options, logger: L1Lo
       rpcUrl: anvil.rpcUrl,
       chainId: options.chainId,
       embedded: true,
-      addresses,
+      addresses: await withSlasher(client, addresses, logger),
       client,
       close,
     };
@@ -167,10 +175,38 @@ export async function connectExternalL1(
     rpcUrl: options.rpcUrl,
     chainId,
     embedded: false,
-    addresses: withAbsentContracts(options.addresses),
+    addresses: await withSlasher(client, withAbsentContracts(options.addresses), logger),
     client,
     close: async () => {},
   };
+}
+
+/**
+ * The addresses with the rollup's Slasher, read from the rollup; without it for a rollup deployed
+ * before cairn had one (slashing votes are then off).
+ */
+async function withSlasher(
+  client: PublicClient,
+  addresses: L1ContractAddresses,
+  logger: L1Logger,
+): Promise<L1ContractAddresses> {
+  const { slashFactoryAddress: _, ...rest } = addresses;
+  let slasher: Address;
+  try {
+    slasher = await client.readContract({
+      address: addresses.rollupAddress,
+      abi: artifacts.Rollup.abi,
+      functionName: 'getSlasher',
+    });
+  } catch (err) {
+    // A rollup without getSlasher reverts; anything else (the L1 unreachable) is an error.
+    if (!(err instanceof BaseError && err.walk((e) => e instanceof ContractFunctionRevertedError))) throw err;
+    logger.warn(
+      `the rollup at ${addresses.rollupAddress} has no slasher (deployed by an older cairn): slash payloads are off`,
+    );
+    return rest;
+  }
+  return { ...rest, slashFactoryAddress: slasher };
 }
 
 async function checkRollupVersion(client: PublicClient, rollup: Address, expected: bigint): Promise<void> {

@@ -5,7 +5,8 @@
 //   nonce 1  FeeJuice(deployer)
 //   nonce 2  Inbox(rollupVersion)
 //   nonce 3  Outbox(rollupVersion)
-//   nonce 4  Rollup(config, inbox, outbox)        genesis time = this block's timestamp
+//   nonce 4  Rollup(config, inbox, outbox)        genesis time = this block's timestamp; the rollup
+//                                                 creates its Slasher (CREATE from the rollup, nonce 1)
 //   nonce 5  FeeJuicePortal(inbox, feeJuice, rollupVersion)
 //   nonce 6  inbox.setRollup(rollup)               the rollup becomes the only consumer
 //   nonce 7  outbox.setRollup(rollup)              the rollup becomes the only inserter
@@ -67,20 +68,34 @@ export interface DeployL1Params {
   proverAddress: Address;
   /** The validator set (fixed at deployment). */
   validators: readonly Address[];
+  /** Slots per slashing round (default DEFAULT_SLASHING_ROUND_SIZE). */
+  slashingRoundSize?: number | bigint | undefined;
+  /** Votes a slash payload needs in a round (default: more than half of the round). */
+  slashingQuorumSize?: number | bigint | undefined;
   /** Fee Juice minted to the deployer (default DEFAULT_FEE_JUICE_MINT; 0 skips the mint). */
   feeJuiceMint?: bigint | undefined;
+}
+
+/** Slots per slashing round when the deployment does not say. */
+export const DEFAULT_SLASHING_ROUND_SIZE = 64;
+
+/** The default quorum of a slashing round: more than half of its slots. */
+export function defaultSlashingQuorum(roundSize: number | bigint): bigint {
+  return BigInt(roundSize) / 2n + 1n;
 }
 
 /** The addresses deployL1Contracts produces when the deployer starts at `startNonce` (0 on a fresh chain). */
 export function expectedL1ContractAddresses(deployer: Address, startNonce = 0n): L1ContractAddresses {
   const at = (offset: bigint): Address => getContractAddress({ from: deployer, nonce: startNonce + offset });
+  const rollupAddress = at(4n);
   return withAbsentContracts({
     registryAddress: at(0n),
     feeJuiceAddress: at(1n),
     inboxAddress: at(2n),
     outboxAddress: at(3n),
-    rollupAddress: at(4n),
+    rollupAddress,
     feeJuicePortalAddress: at(5n),
+    slashFactoryAddress: getContractAddress({ from: rollupAddress, nonce: 1n }),
   });
 }
 
@@ -148,6 +163,7 @@ export async function deployL1Contracts(
 
   const deployer = account.address;
   const version = BigInt(params.rollupVersion);
+  const roundSize = BigInt(params.slashingRoundSize ?? DEFAULT_SLASHING_ROUND_SIZE);
   const registryAddress = await deploy('Registry', [deployer]);
   const feeJuiceAddress = await deploy('FeeJuice', [deployer]);
   const inboxAddress = await deploy('Inbox', [version]);
@@ -164,6 +180,8 @@ export async function deployL1Contracts(
       genesisArchiveRoot: toHex32(params.genesisArchiveRoot),
       prover: params.proverAddress,
       validators: [...params.validators],
+      slashingRoundSize: roundSize,
+      slashingQuorumSize: BigInt(params.slashingQuorumSize ?? defaultSlashingQuorum(roundSize)),
     },
     inboxAddress,
     outboxAddress,
@@ -182,5 +200,7 @@ export async function deployL1Contracts(
     outboxAddress,
     feeJuiceAddress,
     feeJuicePortalAddress,
+    // The rollup's first creation (contract nonces start at 1, EIP-161).
+    slashFactoryAddress: getContractAddress({ from: rollupAddress, nonce: 1n }),
   });
 }

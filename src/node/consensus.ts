@@ -6,7 +6,9 @@ import type { ChainStore } from '../archiver/chain-store.js';
 import type { Config } from '../config/settings.js';
 import { toHex32 } from '../core/field.js';
 import type { L1RollupConstants } from '../core/time.js';
+import type { L1Connection } from '../l1/connect.js';
 import type { RollupClient } from '../l1/rollup-client.js';
+import { SlasherClient } from '../l1/slasher-client.js';
 import { loadOrCreatePeerKey, P2PNetwork } from '../p2p/network.js';
 import type { StoreEnvironment } from '../store/environment.js';
 import { AttestationPool } from '../validators/attestation-pool.js';
@@ -14,6 +16,7 @@ import { CommitteeView, type Domain } from '../validators/committee.js';
 import type { Validator } from '../validators/keystore.js';
 import { decodeTxMessage, encodeTxMessage, TOPICS } from '../validators/messages.js';
 import { ValidatorMonitor } from '../validators/monitor.js';
+import { SlashVoter } from '../validators/slash-voter.js';
 import { EquivocationWatcher, OffenseStore } from '../validators/slashing.js';
 import { ValidatorStatsStore } from '../validators/stats.js';
 import { ValidatorClient } from '../validators/validator-client.js';
@@ -24,6 +27,10 @@ export interface Consensus {
   committee: CommitteeView;
   pool: AttestationPool;
   offenses: OffenseStore;
+  /** Slots per slashing round: the Slasher's (the setting's only when the rollup has none). */
+  slashingRoundSize: number;
+  /** Reads and casts votes on slash payloads; undefined when the rollup has no Slasher. */
+  slashVoter: SlashVoter | undefined;
   client: ValidatorClient;
   /** Undefined when validator stats are off. */
   stats: ValidatorStatsStore | undefined;
@@ -36,6 +43,7 @@ export interface Consensus {
 export interface ConsensusDeps {
   config: Config;
   domain: Domain;
+  l1: L1Connection;
   rollup: RollupClient;
   chain: ChainStore;
   worldState: WorldState;
@@ -54,11 +62,25 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
   const { config, constants } = d;
   const committee = new CommitteeView(d.rollup);
   const pool = new AttestationPool();
+  const logger = d.root.child({ component: 'validator' });
+  const slasher = await openSlasher(d, logger);
+  const slashingRoundSize = slasher?.roundSize ?? config.slashingRoundSize;
   const offenses = new OffenseStore(d.nodeStore, {
-    roundSize: config.slashingRoundSize,
+    roundSize: slashingRoundSize,
     epochDuration: constants.epochDuration,
   });
-  const logger = d.root.child({ component: 'validator' });
+  const slashVoter =
+    slasher === undefined
+      ? undefined
+      : new SlashVoter({
+          ...slasher,
+          chainId: d.l1.chainId,
+          epochDuration: constants.epochDuration,
+          expirationRounds: config.slashOffenseExpirationRounds,
+          maxPayloadSize: config.slashMaxPayloadSize,
+          offenses,
+          logger,
+        });
   const network = d.p2pStore
     ? await P2PNetwork.start({
         privateKey: loadOrCreatePeerKey(d.p2pStore),
@@ -136,6 +158,8 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     committee,
     pool,
     offenses,
+    slashingRoundSize,
+    slashVoter,
     client,
     stats,
     monitor,
@@ -144,4 +168,20 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
       await network?.stop();
     },
   };
+}
+
+/** The rollup's Slasher with the round size and quorum it was deployed with; undefined if the rollup has none. */
+async function openSlasher(
+  d: ConsensusDeps,
+  logger: Logger,
+): Promise<{ slasher: SlasherClient; roundSize: number; quorum: number } | undefined> {
+  const address = d.l1.addresses.slashFactoryAddress;
+  if (address === undefined) return undefined;
+  const slasher = new SlasherClient(d.l1, address);
+  const [roundSize, quorum] = await Promise.all([slasher.roundSize(), slasher.quorumSize()]);
+  if (roundSize !== d.config.slashingRoundSize)
+    logger.warn(
+      `the Slasher's rounds are ${roundSize} slots (slashingRoundSize ${d.config.slashingRoundSize} applies only to a new deployment)`,
+    );
+  return { slasher, roundSize, quorum };
 }

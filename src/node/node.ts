@@ -129,7 +129,7 @@ export class CairnNode {
     this.logQueries = new LogQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.contractQueries = new ContractQueries(chain, (ref) => this.stateQueries.resolve(ref));
     this.messageQueries = new MessageQueries(chain, this.stateQueries, rollup, constants);
-    this.validatorQueries = new ValidatorQueries(consensus, rollup, constants, config.slashingRoundSize);
+    this.validatorQueries = new ValidatorQueries(consensus, rollup, constants);
     this.admin = new NodeAdmin({
       config: () => this.liveConfig,
       replaceConfig: (c) => {
@@ -283,6 +283,7 @@ export class CairnNode {
       consensus = await startConsensus({
         config,
         domain: { chainId: l1.chainId, rollup: l1.addresses.rollupAddress },
+        l1,
         rollup,
         chain,
         worldState,
@@ -324,6 +325,7 @@ export class CairnNode {
             fees,
             committee: consensus.committee,
             consensus: consensus.client,
+            slashing: consensus.slashVoter,
             attestationTimeoutMs: config.attestationTimeoutMs,
             logger: root.child({ component: 'sequencer' }),
           });
@@ -473,6 +475,11 @@ export class CairnNode {
     const log = { info: (m: string) => logger.info(m), warn: (m: string) => logger.warn(m) };
     const local = new Set(validators.map((v) => v.attester.address.toLowerCase()));
     const remote = config.remoteValidators.filter((a) => !local.has(a)) as `0x${string}`[];
+    const quorum = config.slashingQuorumSize;
+    if (quorum !== undefined && (quorum * 2 <= config.slashingRoundSize || quorum > config.slashingRoundSize))
+      throw new Error(
+        `slashingQuorumSize ${quorum} must be more than half of slashingRoundSize ${config.slashingRoundSize} and at most all of it`,
+      );
     if (config.l1RpcUrl !== undefined) {
       if (remote.length > 0)
         logger.warn(
@@ -503,6 +510,8 @@ export class CairnNode {
           rollupVersion: config.rollupVersion,
           genesisArchiveRoot: worldState.at(0).snapshot(TreeId.ARCHIVE).root,
           validators: [...validators.map((v) => v.attester.address), ...remote],
+          slashingRoundSize: config.slashingRoundSize,
+          slashingQuorumSize: config.slashingQuorumSize,
         },
         // Remote validators' nodes publish from their attester address unless they name a publisher.
         fund: [...new Set([...validators.map((v) => v.publisher.address), ...remote])],

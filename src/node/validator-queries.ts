@@ -3,6 +3,7 @@ import { unavailable } from '../core/errors.js';
 import { type L1RollupConstants, slotAt } from '../core/time.js';
 import type { RollupClient } from '../l1/rollup-client.js';
 import type { PeerInfo } from '../p2p/network.js';
+import type { SlashPayloadRound } from '../validators/slash-votes.js';
 import { type Offense, roundOfSlot } from '../validators/slashing.js';
 import type { SingleValidatorStats, ValidatorsStats } from '../validators/stats.js';
 import type { Consensus } from './consensus.js';
@@ -14,8 +15,13 @@ export class ValidatorQueries {
     private readonly consensus: Consensus,
     private readonly rollup: RollupClient,
     private readonly constants: L1RollupConstants,
-    private readonly roundSize: number,
   ) {}
+
+  /** The slashing round of the latest L1 block's slot. */
+  private async currentRound(): Promise<bigint> {
+    const slot = slotAt((await this.rollup.latestL1Block()).timestamp, this.constants);
+    return roundOfSlot(slot, this.consensus.slashingRoundSize);
+  }
 
   getValidatorsStats(): ValidatorsStats {
     return this.consensus.stats?.all() ?? { stats: {}, slotWindow: 0 };
@@ -64,10 +70,17 @@ export class ValidatorQueries {
   async getSlashOffenses(round: bigint | 'all' | 'current'): Promise<Offense[]> {
     const { offenses } = this.consensus;
     if (round === 'all') return offenses.all();
-    if (round === 'current') {
-      const slot = slotAt((await this.rollup.latestL1Block()).timestamp, this.constants);
-      return offenses.forRound(roundOfSlot(slot, this.roundSize));
-    }
+    if (round === 'current') return offenses.forRound(await this.currentRound());
     return offenses.forRound(round);
+  }
+
+  /** The slash payloads voted for in the current round, with their votes. */
+  async getSlashPayloads(): Promise<SlashPayloadRound[]> {
+    const voter = this.consensus.slashVoter;
+    if (voter === undefined)
+      throw unavailable(
+        'this rollup has no Slasher (it was deployed by an older cairn): there are no slash payloads',
+      );
+    return voter.payloadsForRound(await this.currentRound());
   }
 }

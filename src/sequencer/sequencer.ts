@@ -59,6 +59,11 @@ export interface Consensus {
   gatherAttestations(c: CheckpointToAttest): Promise<Hex[] | undefined>;
 }
 
+/** Casts a slot proposer's vote on slash payloads (the slash voter). */
+export interface SlashingVotes {
+  vote(slot: number, proposer: Validator): Promise<Hash | undefined>;
+}
+
 /** DA gas a checkpoint can carry: its blob space (6 blobs of 4096 fields, 32 gas per field). */
 export const MAX_DA_GAS_PER_CHECKPOINT = 6 * 4096 * 32;
 
@@ -79,6 +84,8 @@ export interface SequencerOptions {
   fees: BlockFeeSource;
   committee: CommitteeView;
   consensus: Consensus;
+  /** Votes on slash payloads in the slots this node proposes; none when the rollup has no Slasher. */
+  slashing?: SlashingVotes | undefined;
   /** Longest wait for the committee's attestations (shortened so the proposal still lands in its slot). */
   attestationTimeoutMs: number;
   logger: Logger;
@@ -107,6 +114,8 @@ export class Sequencer {
   private sentForSlot = -1;
   /** The slot in which a prune was sent, so it is sent once. */
   private prunedInSlot = -1;
+  /** The slot of the last slashing vote, so a slot gets one. */
+  private votedInSlot = -1;
 
   private settings: SequencerSettings;
   private validators: readonly Validator[];
@@ -162,6 +171,31 @@ export class Sequencer {
     const proposer = await this.o.committee.proposer(slot);
     const me = this.validators.find((v) => v.attester.address.toLowerCase() === proposer);
     if (!me) return { kind: 'not-proposer', slot };
+    const outcome = await this.propose(slot, me, pending, next);
+    // The proposal goes first: it is the one that must make the slot.
+    await this.voteOnSlashing(slot, me);
+    return outcome;
+  }
+
+  /** The slot's slashing vote, once per slot; a vote that fails is logged, never fatal. */
+  private async voteOnSlashing(slot: number, me: Validator): Promise<void> {
+    if (this.o.slashing === undefined || this.votedInSlot === slot) return;
+    this.votedInSlot = slot;
+    try {
+      await this.o.slashing.vote(slot, me);
+    } catch (err) {
+      this.o.logger.warn(`slot ${slot}: slashing vote not sent: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+
+  /** Builds and publishes the checkpoint of `slot` as `me`, its proposer. */
+  private async propose(
+    slot: number,
+    me: Validator,
+    pending: number,
+    next: bigint,
+  ): Promise<SequencerOutcome> {
+    const { rollup, store, worldState, constants, logger } = this.o;
     if (store.latestCheckpointNumber !== pending) return { kind: 'not-synced', slot };
     // Checkpoints past their proof window go first: a proposal would prune them itself, and the
     // node must unwind them (through the archiver, when the prune lands) before building on L1.

@@ -246,6 +246,14 @@ describe('admin operations on a real node', () => {
   test('admin methods are not on the public port', async () => {
     assert.equal((await call(node.publicUrl, 'svcAdmin_getConfig')).error?.code, -32601);
     assert.equal((await call(node.publicUrl, 'nodeAdmin_pauseSync')).error?.code, -32601);
+    assert.equal((await call(node.publicUrl, 'nodeAdmin_getSlashPayloads')).error?.code, -32601);
+  });
+
+  test('getSlashPayloads reads the Slasher: none voted for on a chain without offenses', async () => {
+    const addresses = await pub('svc_getL1ContractAddresses');
+    assert.match(addresses.slashFactoryAddress, /^0x[0-9a-f]{40}$/);
+    assert.deepEqual(await admin('nodeAdmin_getSlashPayloads'), []);
+    assert.equal((await adminCall('nodeAdmin_getSlashPayloads', [1])).error?.code, -32602);
   });
 
   test('setConfig values are kept across a restart', async () => {

@@ -21,7 +21,12 @@ export function startTestL1(
   dir: string,
   validators: readonly Address[],
   funded: readonly Address[] = validators,
-  overrides: { manaTarget?: number; genesisArchiveRoot?: bigint } = {},
+  overrides: {
+    manaTarget?: number;
+    genesisArchiveRoot?: bigint;
+    slashingRoundSize?: number;
+    slashingQuorumSize?: number;
+  } = {},
 ): Promise<L1Connection> {
   return connectEmbeddedL1(
     {

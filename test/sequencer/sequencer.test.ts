@@ -83,6 +83,15 @@ describe('sequencer, archiver and prover on L1', () => {
   const txs = new QueueSource(() => store);
   let validators: Validator[];
   let anvil: ReturnType<typeof createTestClient>;
+  /** The slashing votes the sequencer asked for; the one in slot 2 fails. */
+  const votes: { slot: number; proposer: string }[] = [];
+  const slashing = {
+    vote: async (slot: number, proposer: Validator) => {
+      votes.push({ slot, proposer: proposer.attester.address.toLowerCase() });
+      if (slot === 2) throw new Error('L1 refused the vote');
+      return undefined;
+    },
+  };
 
   before(async () => {
     const keystore = join(dir, 'keystore.json');
@@ -117,6 +126,7 @@ describe('sequencer, archiver and prover on L1', () => {
       settings: { minTxsPerBlock: 0, maxTxsPerBlock: 2 },
       txs,
       fees: new FeeOracle(rollup, constants),
+      slashing,
       ...(() => {
         const { committee, client } = localConsensus({
           rollup,
@@ -232,5 +242,21 @@ describe('sequencer, archiver and prover on L1', () => {
     await archiver.sync();
     const later = (await rollup.latestL1Block()).timestamp;
     assert.equal((await sequencer.work(later, later + 1n)).kind, 'slot-taken');
+  });
+
+  test("the slot's proposer casts one slashing vote per slot it acts in; a failed vote does not stop the chain", async () => {
+    // Slots 1..4 and 6 were proposed (slot 2's vote failed, its checkpoint was still published);
+    // slot 6 was worked three times (paused, published, taken) and voted once.
+    assert.deepEqual(
+      votes.map((v) => v.slot),
+      [1, 2, 3, 4, 6],
+    );
+    for (const v of votes)
+      assert.equal(
+        v.proposer,
+        (await rollup.proposerAtSlot(v.slot)).toLowerCase(),
+        `proposer of slot ${v.slot}`,
+      );
+    assert.equal((await rollup.checkpoint(2)).slot, 2, 'checkpoint 2 is in slot 2');
   });
 });

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.27;
 
 import {Constants, Hash, Signatures} from "./Libraries.sol";
+import {Slasher} from "./Slasher.sol";
 
 interface IInboxConsume {
     function consume(uint256 group) external returns (bytes32 root);
@@ -33,6 +34,10 @@ struct RollupConfig {
     address prover;
     /// The validator set (fixed at deployment).
     address[] validators;
+    /// Slots per slashing round (see Slasher).
+    uint256 slashingRoundSize;
+    /// Votes a slash payload needs within a round (more than half of the round).
+    uint256 slashingQuorumSize;
 }
 
 /// @notice What a proposer submits for a checkpoint (besides the attestations).
@@ -110,6 +115,9 @@ struct CheckpointLog {
 /// out hash must equal the out hash the last covered checkpoint recorded, and is inserted into the
 /// outbox as the root for (epoch, number of the epoch's checkpoints covered so far).
 ///
+/// Slashing: the rollup deploys its Slasher (getSlasher()), where the slots' proposers vote on
+/// slash payloads round by round.
+///
 /// Pruning: when currentEpoch > epochOf(provenCheckpoint + 1) + proofSubmissionEpochs, the pending
 /// chain is reset to the proven checkpoint (by anyone through prune(), and first thing in propose()).
 /// A proof for checkpoints that are due for pruning is rejected. The new checkpoints that reuse the
@@ -154,6 +162,7 @@ contract Rollup {
     bytes32 internal immutable SEED;
     IInboxConsume internal immutable INBOX;
     IOutboxInsert internal immutable OUTBOX;
+    Slasher internal immutable SLASHER;
 
     address[] internal validators;
 
@@ -202,6 +211,8 @@ contract Rollup {
         genesis.headerHash = Hash.sha256ToField(new bytes(Constants.CHECKPOINT_HEADER_SIZE_IN_BYTES));
         genesis.l1BlockNumber = uint64(block.number);
         genesis.l1Timestamp = uint64(block.timestamp);
+
+        SLASHER = new Slasher(address(this), config.slashingRoundSize, config.slashingQuorumSize);
     }
 
     // ------------------------------------------------------------------ propose
@@ -544,5 +555,9 @@ contract Rollup {
 
     function getSeed() external view returns (bytes32) {
         return SEED;
+    }
+
+    function getSlasher() external view returns (address) {
+        return address(SLASHER);
     }
 }

@@ -19,9 +19,6 @@ export const l1ContractAddresses = deployedL1ContractAddresses
     rewardDistributorAddress: ethAddress,
     governanceProposerAddress: ethAddress,
     governanceAddress: ethAddress,
-    slashFactoryAddress: ethAddress
-      .optional()
-      .describe('The Slasher, where slash payloads are created and voted on'),
   })
   .describe('Addresses of the rollup contracts on L1 (the zero address for contracts cairn does not have)');
 

@@ -167,7 +167,7 @@ export const SETTINGS = {
   l1ContractAddresses: optionalSetting(
     deployedL1ContractAddresses,
     'json',
-    'With l1RpcUrl: the rollup contracts on that chain, as JSON {rollupAddress, registryAddress, inboxAddress, outboxAddress, feeJuiceAddress, feeJuicePortalAddress}',
+    'With l1RpcUrl: the rollup contracts on that chain, as JSON {rollupAddress, registryAddress, inboxAddress, outboxAddress, feeJuiceAddress, feeJuicePortalAddress}; slashFactoryAddress may be given too (it is read from the rollup and must match)',
     { placeholder: 'json' },
   ),
   proverPrivateKey: optionalSetting(

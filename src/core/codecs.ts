@@ -130,5 +130,7 @@ export const deployedL1ContractAddresses = z
     outboxAddress: ethAddress,
     feeJuiceAddress: ethAddress,
     feeJuicePortalAddress: ethAddress,
+    /** The rollup's Slasher: read from the rollup; when given, it must match. */
+    slashFactoryAddress: ethAddress.optional(),
   })
   .strict();

@@ -206,6 +206,11 @@ async function withSlasher(
     );
     return rest;
   }
+  const given = addresses.slashFactoryAddress;
+  if (given !== undefined && given.toLowerCase() !== slasher.toLowerCase())
+    throw new Error(
+      `slashFactoryAddress ${given} is not the slasher of the rollup at ${addresses.rollupAddress} (${slasher})`,
+    );
   return { ...rest, slashFactoryAddress: slasher };
 }
 

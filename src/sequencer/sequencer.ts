@@ -160,7 +160,7 @@ export class Sequencer {
    * still in it — the proposal has to land in its slot.
    */
   async work(now: bigint, next: bigint): Promise<SequencerOutcome> {
-    const { rollup, store, worldState, constants, logger } = this.o;
+    const { rollup, constants } = this.o;
     const slot = slotAt(now, constants);
     if (this.paused) return { kind: 'paused', slot };
     if (slotAt(next, constants) !== slot) return { kind: 'slot-ending', slot };

@@ -112,6 +112,8 @@ describe('embedded L1', () => {
         const served = (await result(node.publicUrl, 'svc_getL1ContractAddresses')) as Record<string, string>;
         assert.equal(served.rollupAddress, deployed.rollupAddress.toLowerCase());
         assert.equal(served.inboxAddress, deployed.inboxAddress.toLowerCase());
+        // The slasher is read from the rollup.
+        assert.equal(served.slashFactoryAddress, deployed.slashFactoryAddress?.toLowerCase());
       } finally {
         assert.equal(await node.stop(), 0);
       }
@@ -127,6 +129,19 @@ describe('embedded L1', () => {
       ]);
       assert.equal(wrongChain.code, 1);
       assert.match(wrongChain.stdout, /chain id 31337, but l1ChainId is 5/);
+      const wrongSlasher = await runCairn([
+        'start',
+        '--ephemeral',
+        '--l1-rpc-url',
+        anvil.rpcUrl,
+        '--l1-contract-addresses',
+        JSON.stringify({ ...ours, slashFactoryAddress: deployed.inboxAddress }),
+      ]);
+      assert.equal(wrongSlasher.code, 1);
+      assert.match(
+        wrongSlasher.stdout,
+        /slashFactoryAddress 0x[0-9a-fA-F]{40} is not the slasher of the rollup/,
+      );
     } finally {
       await anvil.stop();
     }

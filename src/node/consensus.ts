@@ -19,7 +19,8 @@ import { ValidatorMonitor } from '../validators/monitor.js';
 import { SlashVoter } from '../validators/slash-voter.js';
 import { EquivocationWatcher, OffenseStore } from '../validators/slashing.js';
 import { ValidatorStatsStore } from '../validators/stats.js';
-import { ValidatorClient } from '../validators/validator-client.js';
+import { SigningRecord } from '../validators/signing-record.js';
+import { RECENT_SLOTS, ValidatorClient } from '../validators/validator-client.js';
 import type { WorldState } from '../world-state/index.js';
 import type { TxService } from './tx-service.js';
 
@@ -101,6 +102,7 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
       duplicateAttestationPenalty: config.slashDuplicateAttestationPenalty,
     }),
     offenses,
+    signingRecord: new SigningRecord(d.nodeStore, RECENT_SLOTS),
     chain: d.chain,
     worldState: d.worldState,
     rollup: d.rollup,

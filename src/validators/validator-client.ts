@@ -40,12 +40,13 @@ import {
   MessageError,
   TOPICS,
 } from './messages.js';
+import type { SigningRecord } from './signing-record.js';
 import type { EquivocationWatcher, Offense, OffenseStore } from './slashing.js';
 
 /** How far (in slots) from the current slot a peer's message may be and still count. */
 const SLOT_TOLERANCE = 2;
 /** Slots of signing history (slashing protection) and of seen messages (equivocation) kept. */
-const RECENT_SLOTS = 64;
+export const RECENT_SLOTS = 64;
 /** How often the proposer looks at the pool while it waits for attestations. */
 const ATTESTATION_POLL_MS = 25;
 
@@ -59,6 +60,8 @@ export interface ValidatorClientOptions {
   pool: AttestationPool;
   equivocation: EquivocationWatcher;
   offenses: OffenseStore;
+  /** Slashing protection: what each local validator signed in recent slots, kept on disk. */
+  signingRecord: SigningRecord;
   chain: ChainStore;
   worldState: WorldState;
   rollup: RollupClient;
@@ -86,8 +89,6 @@ export interface CheckpointToAttest {
 }
 
 export class ValidatorClient {
-  /** Slashing protection: attester → slot → the digest it signed; it never signs a second digest for a slot. */
-  private readonly signed = new Map<string, Map<number, Hex>>();
   /** Checkpoint proposals (digest and body hash) already attested or found invalid. */
   private readonly handled = new Set<string>();
   /** The current slot, from the latest L1 block seen in a pass. */
@@ -114,20 +115,18 @@ export class ValidatorClient {
       this.o.logger.warn(`slashing offense: ${offense.validator} ${what} in slot ${offense.epochOrSlot}`);
   }
 
-  /** Signs `digest` for `attester` unless it signed another digest in this slot (double signing is slashable). */
+  /**
+   * Signs `digest` for `attester` unless it signed another digest in this slot (double signing
+   * is slashable); the signing record is on disk before the signature exists.
+   */
   private async signOnce(attester: Validator, slot: number, digest: Hex): Promise<Hex | undefined> {
     const address = attester.attester.address.toLowerCase();
-    const bySlot = this.signed.get(address) ?? new Map<number, Hex>();
-    const earlier = bySlot.get(slot);
-    if (earlier !== undefined && earlier !== digest) {
+    if (!this.o.signingRecord.claim(address, slot, digest)) {
       this.o.logger.warn(
         `${address} already signed another checkpoint in slot ${slot}: not signing a second`,
       );
       return undefined;
     }
-    bySlot.set(slot, digest);
-    for (const s of bySlot.keys()) if (s < slot - RECENT_SLOTS) bySlot.delete(s);
-    this.signed.set(address, bySlot);
     return signDigest(attester.attester, digest);
   }
 

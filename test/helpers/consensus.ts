@@ -8,8 +8,9 @@ import type { StoreEnvironment } from '../../src/store/environment.js';
 import { AttestationPool } from '../../src/validators/attestation-pool.js';
 import { CommitteeView } from '../../src/validators/committee.js';
 import type { Validator } from '../../src/validators/keystore.js';
+import { SigningRecord } from '../../src/validators/signing-record.js';
 import { EquivocationWatcher, OffenseStore } from '../../src/validators/slashing.js';
-import { ValidatorClient } from '../../src/validators/validator-client.js';
+import { RECENT_SLOTS, ValidatorClient } from '../../src/validators/validator-client.js';
 import type { WorldState } from '../../src/world-state/index.js';
 
 export function localConsensus(o: {
@@ -30,6 +31,7 @@ export function localConsensus(o: {
     pool,
     equivocation: new EquivocationWatcher({ duplicateProposalPenalty: 1n, duplicateAttestationPenalty: 1n }),
     offenses: new OffenseStore(o.env, { roundSize: 8, epochDuration: o.constants.epochDuration }),
+    signingRecord: new SigningRecord(o.env, RECENT_SLOTS),
     chain: o.chain,
     worldState: o.worldState,
     rollup: o.rollup,

@@ -50,11 +50,17 @@ import {
   TOPICS,
 } from '../../src/validators/messages.js';
 import { ValidatorMonitor } from '../../src/validators/monitor.js';
+import { SigningRecord } from '../../src/validators/signing-record.js';
 import { EquivocationWatcher, OffenseStore, OffenseType } from '../../src/validators/slashing.js';
 import { ValidatorStatsStore } from '../../src/validators/stats.js';
-import { type CheckpointToAttest, ValidatorClient } from '../../src/validators/validator-client.js';
+import {
+  type CheckpointToAttest,
+  RECENT_SLOTS,
+  ValidatorClient,
+} from '../../src/validators/validator-client.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
 import { startTestL1 } from '../helpers/l1.js';
+import { tempStores } from '../helpers/temp-stores.js';
 import { bodyFixture, byAddress, flipByte, GossipHub, testAccounts, validatorOf } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-validator-client-'));
@@ -177,6 +183,7 @@ describe('validator client: two nodes on a test L1', () => {
         duplicateAttestationPenalty: 12n,
       }),
       offenses,
+      signingRecord: new SigningRecord(env, RECENT_SLOTS),
       chain: store,
       worldState,
       rollup,
@@ -644,6 +651,7 @@ describe('validator client: two nodes on a test L1', () => {
 describe('validator client on its own: messages from peers, slashing protection, waiting', () => {
   const handlerDir = mkdtempSync(join(tmpdir(), 'cairn-validator-handlers-'));
   const members = testAccounts(4, 'validator-handlers');
+  const stores = tempStores('cairn-validator-signing-');
   const outsider = privateKeyToAccount(generatePrivateKey());
   let l1: L1Connection;
   let rollup: RollupClient;
@@ -668,6 +676,7 @@ describe('validator client on its own: messages from peers, slashing protection,
         duplicateAttestationPenalty: 6n,
       }),
       offenses,
+      signingRecord: new SigningRecord(stores.fresh(), RECENT_SLOTS),
       chain: store,
       worldState: ws,
       rollup,
@@ -970,8 +979,11 @@ describe('validator client on its own: messages from peers, slashing protection,
     assert.deepEqual(newOffenses(), [expected]);
   });
 
-  /** A client whose four validators are all local and that has no network (it never waits). */
-  function localClient() {
+  /**
+   * A client whose four validators are all local and that has no network (it never waits); its
+   * signing record in `recordEnv` (a fresh store unless given).
+   */
+  function localClient(recordEnv: StoreEnvironment = stores.fresh()) {
     const pool = new AttestationPool();
     const client = new ValidatorClient({
       domain,
@@ -982,6 +994,7 @@ describe('validator client on its own: messages from peers, slashing protection,
         duplicateAttestationPenalty: 1n,
       }),
       offenses: new OffenseStore(env, { roundSize: 8, epochDuration: constants.epochDuration }),
+      signingRecord: new SigningRecord(recordEnv, RECENT_SLOTS),
       chain: store,
       worldState: ws,
       rollup,
@@ -1045,6 +1058,23 @@ describe('validator client on its own: messages from peers, slashing protection,
     assert.equal(result, undefined);
   });
 
+  test('slashing protection survives a restart: the signing record is on disk', async () => {
+    const name = 'restarting-node';
+    const before = stores.open(name);
+    const first = localClient(before);
+    assert.ok(await first.client.gatherAttestations(await toAttest(70, 0x1n)), 'signed in slot 70');
+    await before.close();
+    // The node comes back with the same store: a different checkpoint in slot 70 is refused,
+    // the same one may be signed again, and a fresh record (another node) signs either.
+    const again = localClient(stores.open(name));
+    assert.equal(await again.client.gatherAttestations(await toAttest(70, 0x2n)), undefined);
+    assert.ok(await again.client.gatherAttestations(await toAttest(70, 0x1n)), 'the same digest again');
+    assert.ok(
+      await localClient().client.gatherAttestations(await toAttest(70, 0x2n)),
+      'a fresh record signs',
+    );
+  });
+
   test('with a network but no peers, gatherAttestations waits for the deadline, then gives up', async () => {
     const pool = new AttestationPool();
     const published: string[] = [];
@@ -1058,6 +1088,7 @@ describe('validator client on its own: messages from peers, slashing protection,
         duplicateAttestationPenalty: 1n,
       }),
       offenses: new OffenseStore(env, { roundSize: 8, epochDuration: constants.epochDuration }),
+      signingRecord: new SigningRecord(stores.fresh(), RECENT_SLOTS),
       chain: store,
       worldState: ws,
       rollup,

@@ -9,6 +9,7 @@ import { encodeCheckpointBody } from '../../src/core/checkpoint-body.js';
 import type { GossipVerdict } from '../../src/p2p/network.js';
 import type { Validator } from '../../src/validators/keystore.js';
 import { TOPICS } from '../../src/validators/messages.js';
+import type { Offense, OffenseType } from '../../src/validators/slashing.js';
 import type { Gossip, ValidatorClient } from '../../src/validators/validator-client.js';
 import { emptyTxEffect, nextBlock, openTestWorldState } from '../helpers/test-chain.js';
 
@@ -143,3 +144,17 @@ export function flipByte(signature: Hex, at = 10): Hex {
   const byte = Number.parseInt(signature.slice(i, i + 2), 16) ^ 0xff;
   return `${signature.slice(0, i)}${byte.toString(16).padStart(2, '0')}${signature.slice(i + 2)}` as Hex;
 }
+
+/** A readable test address: `0x` and twenty copies of the byte `hex` (e.g. 'aa'). */
+export const repeatedAddress = (hex: string): string => `0x${hex.repeat(20)}`;
+
+/** An address written in upper case (the same address to anything that compares case-blind). */
+export const upperCase = (address: string): string => `0x${address.slice(2).toUpperCase()}`;
+
+/** An offense with a small default amount. */
+export const offenseOf = (
+  validator: string,
+  offenseType: OffenseType,
+  epochOrSlot: bigint,
+  amount = 10n,
+): Offense => ({ validator, amount, offenseType, epochOrSlot });

@@ -19,27 +19,18 @@ import {
   votingRounds,
 } from '../../src/validators/slash-votes.js';
 import { type Offense, OffenseType, offenseSlot, roundOfSlot } from '../../src/validators/slashing.js';
+import { offenseOf, repeatedAddress, upperCase } from './fixtures.js';
 
 const SEED = Number(process.env.SLASH_VOTES_PROPERTY_SEED ?? 0x51a54);
 
-const A = `0x${'aa'.repeat(20)}`;
-const B = `0x${'bb'.repeat(20)}`;
-const C = `0x${'cc'.repeat(20)}`;
-const D = `0x${'dd'.repeat(20)}`;
-const STRANGER = `0x${'99'.repeat(20)}`;
-const upper = (a: string) => `0x${a.slice(2).toUpperCase()}`;
+const A = repeatedAddress('aa');
+const B = repeatedAddress('bb');
+const C = repeatedAddress('cc');
+const D = repeatedAddress('dd');
+const STRANGER = repeatedAddress('99');
+const upper = upperCase;
 
-const offense = (
-  validator: string,
-  offenseType: OffenseType,
-  epochOrSlot: bigint,
-  amount = 10n,
-): Offense => ({
-  validator,
-  amount,
-  offenseType,
-  epochOrSlot,
-});
+const offense = offenseOf;
 
 const countOffenses = (slashes: readonly ValidatorSlash[]) =>
   slashes.reduce((n, s) => n + s.offenses.length, 0);

@@ -5,33 +5,23 @@ import {
   inactivityOffenses,
   insufficientAttestationsOffense,
   isEpochOffense,
-  type Offense,
   OffenseStore,
   OffenseType,
   offenseSlot,
   roundOfSlot,
 } from '../../src/validators/slashing.js';
 import { tempStores } from '../helpers/temp-stores.js';
+import { offenseOf, repeatedAddress, upperCase } from './fixtures.js';
 
 const stores = tempStores('cairn-slashing-');
 const freshEnv = stores.fresh;
 
-const A = `0x${'aa'.repeat(20)}`;
-const B = `0x${'bb'.repeat(20)}`;
-const C = `0x${'cc'.repeat(20)}`;
-const upper = (a: string) => `0x${a.slice(2).toUpperCase()}`;
+const A = repeatedAddress('aa');
+const B = repeatedAddress('bb');
+const C = repeatedAddress('cc');
+const upper = upperCase;
 
-const offense = (
-  validator: string,
-  offenseType: OffenseType,
-  epochOrSlot: bigint,
-  amount = 10n,
-): Offense => ({
-  validator,
-  amount,
-  offenseType,
-  epochOrSlot,
-});
+const offense = offenseOf;
 
 describe('offenses and rounds', () => {
   test('epoch offenses are data withholding, valid epoch pruned and inactivity', () => {

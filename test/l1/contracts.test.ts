@@ -6,10 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  type Abi,
   type Address,
-  BaseError,
-  ContractFunctionRevertedError,
   createPublicClient,
   createTestClient,
   createWalletClient,
@@ -20,10 +17,9 @@ import {
   hexToBytes,
   http,
   keccak256,
-  type Log,
   type PrivateKeyAccount,
+  type PublicClient,
   parseAbi,
-  parseEventLogs,
   type TransactionReceipt,
   toHex,
 } from 'viem';
@@ -46,6 +42,7 @@ import {
   l1Chain,
 } from '../../src/l1/deploy.js';
 import { artifacts } from '../../src/l1/generated/artifacts.js';
+import { type Call, contractCalls, events } from '../helpers/contract-calls.js';
 
 const CHAIN_ID = 31337;
 const SLOT_DURATION = 12n;
@@ -147,9 +144,13 @@ function fieldFrom(label: string): bigint {
 
 let anvil: AnvilInstance;
 let dataDir: string;
-let pub: ReturnType<typeof createPublicClient>;
+let pub: PublicClient;
 let testClient: ReturnType<typeof createTestClient>;
 let wallet: ReturnType<typeof createWalletClient>;
+const { read, latestTimestamp, send, simulate, expectRevert } = contractCalls(
+  () => ({ publicClient: pub, testClient, walletClient: wallet }),
+  { gas: GAS },
+);
 
 interface Fixture {
   addresses: L1ContractAddresses;
@@ -177,19 +178,6 @@ async function deployFixture(overrides: Partial<DeployL1Params> = {}): Promise<F
   return { addresses, genesisTime };
 }
 
-async function read(
-  address: Address,
-  abi: Abi,
-  functionName: string,
-  args: readonly unknown[] = [],
-): Promise<any> {
-  return pub.readContract({ address, abi, functionName, args });
-}
-
-async function latestTimestamp(): Promise<bigint> {
-  return (await pub.getBlock({ blockTag: 'latest' })).timestamp;
-}
-
 /** A timestamp inside `slot` that is after the latest block. */
 async function timeInSlot(fx: Fixture, slot: bigint): Promise<bigint> {
   const start = fx.genesisTime + slot * SLOT_DURATION;
@@ -197,49 +185,6 @@ async function timeInSlot(fx: Fixture, slot: bigint): Promise<bigint> {
   const ts = start > latest ? start : latest + 1n;
   assert.ok(ts < start + SLOT_DURATION, `slot ${slot} has already passed`);
   return ts;
-}
-
-interface Call {
-  account: PrivateKeyAccount;
-  address: Address;
-  abi: Abi;
-  functionName: string;
-  args: readonly unknown[];
-}
-
-/** Sends a call and mines it in a block with timestamp `ts` (default: latest + 1). */
-async function send(call: Call, ts?: bigint): Promise<TransactionReceipt> {
-  await testClient.setNextBlockTimestamp({ timestamp: ts ?? (await latestTimestamp()) + 1n });
-  const hash = await wallet.writeContract({ ...call, chain: wallet.chain, gas: GAS });
-  await testClient.mine({ blocks: 1 });
-  const receipt = await pub.getTransactionReceipt({ hash });
-  assert.equal(receipt.status, 'success', `${call.functionName} failed`);
-  return receipt;
-}
-
-/** The return value of a call simulated in the next block (timestamp `ts`). */
-async function simulate(call: Call, ts?: bigint): Promise<any> {
-  await testClient.setNextBlockTimestamp({ timestamp: ts ?? (await latestTimestamp()) + 1n });
-  const { result } = await pub.simulateContract({ ...call, blockTag: 'pending' });
-  return result;
-}
-
-/** Asserts that the call, simulated in the next block (timestamp `ts`), reverts with `errorName`. */
-async function expectRevert(call: Call, errorName: string, ts?: bigint): Promise<readonly unknown[]> {
-  try {
-    await simulate(call, ts);
-  } catch (err) {
-    assert.ok(err instanceof BaseError, String(err));
-    const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError);
-    assert.ok(reverted instanceof ContractFunctionRevertedError, `not a revert: ${err.message}`);
-    assert.equal(reverted.data?.errorName, errorName, reverted.message);
-    return reverted.data?.args ?? [];
-  }
-  assert.fail(`${call.functionName} did not revert (expected ${errorName})`);
-}
-
-function events(receipt: TransactionReceipt, abi: Abi, eventName: string): (Log & { args: any })[] {
-  return parseEventLogs({ abi, logs: receipt.logs, eventName }) as (Log & { args: any })[];
 }
 
 interface ProposeOptions {
@@ -354,7 +299,7 @@ before(async () => {
   anvil = await startAnvil({ stateFile: join(dataDir, 'l1', 'state.json'), chainId: CHAIN_ID });
   const transport = http(anvil.rpcUrl);
   const chain = l1Chain(CHAIN_ID, anvil.rpcUrl);
-  pub = createPublicClient({ chain, transport, pollingInterval: 50 });
+  pub = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
   testClient = createTestClient({ chain, transport, mode: 'anvil' });
   wallet = createWalletClient({ chain, transport });
 });

@@ -7,23 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  type Abi,
   type Address,
-  BaseError,
-  ContractFunctionRevertedError,
   createPublicClient,
   createTestClient,
   createWalletClient,
   getAddress,
   getContractAddress,
-  type Hash,
   type Hex,
   http,
   keccak256,
-  type Log,
   type PrivateKeyAccount,
   type PublicClient,
-  parseEventLogs,
   type TransactionReceipt,
   toFunctionSelector,
   toHex,
@@ -48,6 +42,7 @@ import {
   slashSignalDigest,
   type ValidatorSlash,
 } from '../../src/l1/slasher-client.js';
+import { type Call, contractCalls, events, revertOf } from '../helpers/contract-calls.js';
 import { startTestL1 } from '../helpers/l1.js';
 
 const CHAIN_ID = 31337;
@@ -115,6 +110,10 @@ let dataDir: string;
 let pub: PublicClient;
 let testClient: ReturnType<typeof createTestClient>;
 let wallet: ReturnType<typeof createWalletClient>;
+const { read, latestTimestamp, mineTx, send, simulate, expectRevert } = contractCalls(
+  () => ({ publicClient: pub, testClient, walletClient: wallet }),
+  { gas: GAS },
+);
 
 interface Fixture {
   addresses: L1ContractAddresses;
@@ -159,19 +158,6 @@ async function deployFixture(overrides: Partial<DeployL1Params> = {}): Promise<F
   return { addresses, startNonce, genesisTime, slasher, client: new SlasherClient(l1, slasher) };
 }
 
-async function read(
-  address: Address,
-  abi: Abi,
-  functionName: string,
-  args: readonly unknown[] = [],
-): Promise<any> {
-  return pub.readContract({ address, abi, functionName, args });
-}
-
-async function latestTimestamp(): Promise<bigint> {
-  return (await pub.getBlock({ blockTag: 'latest' })).timestamp;
-}
-
 /** Mines an (empty) block inside `slot`, so that both the latest and the pending block are in it. */
 async function enterSlot(fx: Fixture, slot: bigint): Promise<void> {
   const start = fx.genesisTime + slot * SLOT_DURATION;
@@ -183,23 +169,6 @@ async function enterSlot(fx: Fixture, slot: bigint): Promise<void> {
   assert.equal(await read(fx.addresses.rollupAddress, Rollup.abi, 'getCurrentSlot'), slot);
 }
 
-/** Mines the pending transaction `hash` in the next block (timestamp latest + 1); asserts it succeeded. */
-async function mineTx(hash: Hash, what: string): Promise<TransactionReceipt> {
-  await testClient.setNextBlockTimestamp({ timestamp: (await latestTimestamp()) + 1n });
-  await testClient.mine({ blocks: 1 });
-  const receipt = await pub.getTransactionReceipt({ hash });
-  assert.equal(receipt.status, 'success', `${what} failed`);
-  return receipt;
-}
-
-interface Call {
-  account: PrivateKeyAccount;
-  address: Address;
-  abi: Abi;
-  functionName: string;
-  args: readonly unknown[];
-}
-
 function createCall(fx: Fixture, slashes: readonly ValidatorSlash[], account = OTHER): Call {
   return {
     account,
@@ -208,42 +177,6 @@ function createCall(fx: Fixture, slashes: readonly ValidatorSlash[], account = O
     functionName: 'createSlashPayload',
     args: [abiSlashes(slashes)],
   };
-}
-
-async function send(call: Call): Promise<TransactionReceipt> {
-  const hash = await wallet.writeContract({ ...call, chain: wallet.chain, gas: GAS });
-  return mineTx(hash, call.functionName);
-}
-
-async function simulate(call: Call): Promise<any> {
-  const { result } = await pub.simulateContract({ ...call, blockTag: 'pending' });
-  return result;
-}
-
-/** The revert of a failed call: its custom error's name and arguments. */
-function revertOf(err: unknown): {
-  errorName: string | undefined;
-  args: readonly unknown[];
-  message: string;
-} {
-  assert.ok(err instanceof BaseError, `not a viem error: ${String(err)}`);
-  const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError);
-  if (reverted instanceof ContractFunctionRevertedError && reverted.data) {
-    return { errorName: reverted.data.errorName, args: reverted.data.args ?? [], message: err.message };
-  }
-  return { errorName: undefined, args: [], message: err.message };
-}
-
-/** Asserts that the call, simulated in the pending block, reverts with `errorName`; returns the error's args. */
-async function expectRevert(call: Call, errorName: string): Promise<readonly unknown[]> {
-  try {
-    await simulate(call);
-  } catch (err) {
-    const r = revertOf(err);
-    assert.equal(r.errorName, errorName, r.message);
-    return r.args;
-  }
-  assert.fail(`${call.functionName} did not revert (expected ${errorName})`);
 }
 
 /**
@@ -271,12 +204,6 @@ async function expectRejected(
     'a rejected vote must not be sent',
   );
   return r.args;
-}
-
-function events(receipt: TransactionReceipt, eventName: string): (Log & { args: any })[] {
-  return parseEventLogs({ abi: Slasher.abi as Abi, logs: receipt.logs, eventName }) as (Log & {
-    args: any;
-  })[];
 }
 
 async function proposerOf(fx: Fixture, slot: bigint): Promise<PrivateKeyAccount> {
@@ -568,7 +495,7 @@ describe('Slasher: payloads', () => {
     assert.equal(await fx.client.payload(address), undefined);
     assert.equal(await simulate(createCall(fx, PAYLOAD_MANY)), getAddress(address));
     const first = await send(createCall(fx, PAYLOAD_MANY));
-    const created = events(first, 'SlashPayloadCreated');
+    const created = events(first, Slasher.abi, 'SlashPayloadCreated');
     assert.equal(created.length, 1);
     assert.equal(created[0]!.args.payload, getAddress(address));
     const createdAt = (await pub.getBlock({ blockNumber: first.blockNumber })).timestamp;
@@ -576,7 +503,7 @@ describe('Slasher: payloads', () => {
     assert.equal(await simulate(createCall(fx, PAYLOAD_MANY, DEPLOYER)), getAddress(address));
     const second = await send(createCall(fx, PAYLOAD_MANY, DEPLOYER));
     assert.ok(second.blockNumber > first.blockNumber, 'the second creation is in a later block');
-    assert.equal(events(second, 'SlashPayloadCreated').length, 0);
+    assert.equal(events(second, Slasher.abi, 'SlashPayloadCreated').length, 0);
     const all = await pub.getContractEvents({
       address: fx.slasher,
       abi: Slasher.abi,
@@ -678,14 +605,14 @@ describe('Slasher: votes', () => {
     const hash = await fx.client.createAndSignal(OTHER, P1, signature);
     const receipt = await mineTx(hash, 'createAndSignal');
     assert.equal(receipt.from, OTHER.address.toLowerCase());
-    assert.equal(events(receipt, 'SlashPayloadCreated').length, 1);
-    const cast = events(receipt, 'SignalCast');
+    assert.equal(events(receipt, Slasher.abi, 'SlashPayloadCreated').length, 1);
+    const cast = events(receipt, Slasher.abi, 'SignalCast');
     assert.equal(cast.length, 1);
     assert.deepEqual(
       { ...cast[0]!.args },
       { payload: getAddress(p1), round: 0n, signaler: proposer.address },
     );
-    assert.equal(events(receipt, 'PayloadSubmittable').length, 0);
+    assert.equal(events(receipt, Slasher.abi, 'PayloadSubmittable').length, 0);
     assert.deepEqual(await fx.client.roundPayloads(0n), [{ address: p1, votes: 1n }]);
     assert.equal((await fx.client.payload(p1))?.slashes.length, 1);
   });
@@ -713,7 +640,7 @@ describe('Slasher: votes', () => {
     await enterSlot(fx, 2n);
     await send(createCall(fx, P2, PROVER));
     const receipt = await vote(2n, p2, DEPLOYER);
-    assert.equal(events(receipt, 'SignalCast')[0]!.args.round, 0n);
+    assert.equal(events(receipt, Slasher.abi, 'SignalCast')[0]!.args.round, 0n);
     assert.deepEqual(await fx.client.roundPayloads(0n), [
       { address: p1, votes: 1n },
       { address: p2, votes: 1n },
@@ -723,7 +650,7 @@ describe('Slasher: votes', () => {
     const stale = await signVote(fx, await proposerOf(fx, 2n), 2n, p2);
     await expectRejected(OTHER, () => fx.client.signal(OTHER, p2, stale), 'Slasher__NotProposer');
     const r3 = await vote(3n, p1, PROVER);
-    assert.equal(events(r3, 'PayloadSubmittable').length, 0);
+    assert.equal(events(r3, Slasher.abi, 'PayloadSubmittable').length, 0);
     assert.deepEqual(await fx.client.roundPayloads(0n), [
       { address: p1, votes: 2n },
       { address: p2, votes: 1n },
@@ -738,7 +665,7 @@ describe('Slasher: votes', () => {
     assert.equal(await read(fx.slasher, Slasher.abi, 'getCurrentRound'), 1n);
     assert.deepEqual(await fx.client.roundPayloads(1n), []);
     const r4 = await vote(4n, p2, OTHER);
-    assert.equal(events(r4, 'SignalCast')[0]!.args.round, 1n);
+    assert.equal(events(r4, Slasher.abi, 'SignalCast')[0]!.args.round, 1n);
     assert.deepEqual(await fx.client.roundPayloads(1n), [{ address: p2, votes: 1n }]);
     // Round 0 keeps its votes.
     assert.deepEqual(await fx.client.roundPayloads(0n), [
@@ -748,12 +675,12 @@ describe('Slasher: votes', () => {
 
     await enterSlot(fx, 5n);
     const r5 = await vote(5n, p2, OTHER);
-    assert.equal(events(r5, 'PayloadSubmittable').length, 0);
+    assert.equal(events(r5, Slasher.abi, 'PayloadSubmittable').length, 0);
     assert.equal(await fx.client.roundWinner(1n), undefined);
 
     await enterSlot(fx, 6n);
     const r6 = await vote(6n, p2, DEPLOYER);
-    const submittable = events(r6, 'PayloadSubmittable');
+    const submittable = events(r6, Slasher.abi, 'PayloadSubmittable');
     assert.equal(submittable.length, 1);
     assert.deepEqual({ ...submittable[0]!.args }, { payload: getAddress(p2), round: 1n });
     assert.equal(await fx.client.roundWinner(1n), p2);
@@ -762,8 +689,8 @@ describe('Slasher: votes', () => {
     // Later votes are counted but do not announce the winner again.
     await enterSlot(fx, 7n);
     const r7 = await vote(7n, p2, OTHER);
-    assert.equal(events(r7, 'SignalCast').length, 1);
-    assert.equal(events(r7, 'PayloadSubmittable').length, 0);
+    assert.equal(events(r7, Slasher.abi, 'SignalCast').length, 1);
+    assert.equal(events(r7, Slasher.abi, 'PayloadSubmittable').length, 0);
     assert.deepEqual(await fx.client.roundPayloads(1n), [{ address: p2, votes: 4n }]);
     assert.equal(await fx.client.roundWinner(1n), p2);
     const all = await pub.getContractEvents({

@@ -127,25 +127,36 @@ export function agreesWith(
   pending: readonly Offense[],
   maxPayloadSize: number,
 ): boolean {
-  if (slashes.length === 0 || offenseCount(slashes) > maxPayloadSize) return false;
+  return agreement(pending, maxPayloadSize)(slashes);
+}
+
+/** agreesWith for one set of pending offenses, its look-ups built once for every payload checked. */
+function agreement(
+  pending: readonly Offense[],
+  maxPayloadSize: number,
+): (slashes: readonly ValidatorSlash[]) => boolean {
   const known = new Map(pending.map((o) => [offenseId(o), o]));
-  const carried = new Set<string>();
-  for (const s of slashes) {
-    let expected = 0n;
-    for (const ref of s.offenses) {
-      const id = offenseId({ validator: s.validator, ...ref });
-      const mine = known.get(id);
-      if (mine === undefined || carried.has(id)) return false;
-      carried.add(id);
-      expected += mine.amount;
-    }
-    if (s.amount !== expected) return false;
-  }
   const required = pending
     .filter((o) => UNCONTROVERSIAL.has(o.offenseType))
     .sort(priority)
-    .slice(0, maxPayloadSize);
-  return required.every((o) => carried.has(offenseId(o)));
+    .slice(0, maxPayloadSize)
+    .map(offenseId);
+  return (slashes) => {
+    if (slashes.length === 0 || offenseCount(slashes) > maxPayloadSize) return false;
+    const carried = new Set<string>();
+    for (const s of slashes) {
+      let expected = 0n;
+      for (const ref of s.offenses) {
+        const id = offenseId({ validator: s.validator, ...ref });
+        const mine = known.get(id);
+        if (mine === undefined || carried.has(id)) return false;
+        carried.add(id);
+        expected += mine.amount;
+      }
+      if (s.amount !== expected) return false;
+    }
+    return required.every((id) => carried.has(id));
+  };
 }
 
 /**
@@ -159,10 +170,11 @@ export function chooseSlashAction(a: VoteInput): SlashAction {
   if (a.existing.some((p) => p.votes >= BigInt(a.quorum)))
     return { kind: 'none', reason: 'a payload has won the round' };
   const slotsLeft = BigInt(a.roundSize - a.votingSlot);
+  const agrees = agreement(a.pending, a.maxPayloadSize);
   let best: { score: bigint; action: SlashAction } | undefined;
   for (const p of a.existing) {
     if (BigInt(a.quorum) - p.votes > slotsLeft) continue;
-    if (!agreesWith(p.slashes, a.pending, a.maxPayloadSize)) continue;
+    if (!agrees(p.slashes)) continue;
     const score = payloadScore(p);
     if (best === undefined || score > best.score)
       best = { score, action: { kind: 'vote', payload: p.address } };

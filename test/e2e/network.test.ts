@@ -245,7 +245,11 @@ describe('a three-node network on loopback', () => {
     assert.equal(x.missedAttestations.count, x.missedAttestations.total);
     assert.equal(x.missedAttestations.rate, 1);
     assert.equal(x.lastAttestation, undefined);
-    const one = await pub(nodeB, 'node_getValidatorStats', [remote]);
+    // B started later: it has the remote validator once it has recorded a slot of its own.
+    const one = await until('B recording the remote validator', async () => {
+      const v = await pub(nodeB, 'node_getValidatorStats', [remote]);
+      return v ?? undefined;
+    });
     assert.equal(one.validator.address, remote);
     assert.ok(typeof one.slotWindow === 'number' && one.slotWindow > 0, `slotWindow ${one.slotWindow}`);
   });

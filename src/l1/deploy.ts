@@ -84,6 +84,11 @@ export function defaultSlashingQuorum(roundSize: number | bigint): bigint {
   return BigInt(roundSize) / 2n + 1n;
 }
 
+/** The Slasher's address: the rollup's first creation (contract nonces start at 1, EIP-161). */
+function slasherAddressOf(rollup: Address): Address {
+  return getContractAddress({ from: rollup, nonce: 1n });
+}
+
 /** The addresses deployL1Contracts produces when the deployer starts at `startNonce` (0 on a fresh chain). */
 export function expectedL1ContractAddresses(deployer: Address, startNonce = 0n): L1ContractAddresses {
   const at = (offset: bigint): Address => getContractAddress({ from: deployer, nonce: startNonce + offset });
@@ -95,7 +100,7 @@ export function expectedL1ContractAddresses(deployer: Address, startNonce = 0n):
     outboxAddress: at(3n),
     rollupAddress,
     feeJuicePortalAddress: at(5n),
-    slashFactoryAddress: getContractAddress({ from: rollupAddress, nonce: 1n }),
+    slashFactoryAddress: slasherAddressOf(rollupAddress),
   });
 }
 
@@ -200,7 +205,6 @@ export async function deployL1Contracts(
     outboxAddress,
     feeJuiceAddress,
     feeJuicePortalAddress,
-    // The rollup's first creation (contract nonces start at 1, EIP-161).
-    slashFactoryAddress: getContractAddress({ from: rollupAddress, nonce: 1n }),
+    slashFactoryAddress: slasherAddressOf(rollupAddress),
   });
 }

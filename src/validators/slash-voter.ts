@@ -37,10 +37,6 @@ export class SlashVoter {
 
   constructor(private readonly o: SlashVoterOptions) {}
 
-  get roundSize(): number {
-    return this.o.roundSize;
-  }
-
   private async content(address: string): Promise<SlashPayloadContent> {
     const cached = this.contents.get(address);
     if (cached) return cached;
@@ -66,18 +62,20 @@ export class SlashVoter {
    * penalty, and not carried by the payload that won any earlier round they could be voted in.
    */
   async pendingOffenses(round: bigint): Promise<Offense[]> {
-    const eligible = this.o.offenses.all().filter((o) => {
+    // Only the rounds whose offenses may be voted on now are read, not the whole history.
+    const oldest = round - BigInt(this.o.expirationRounds) - 1n;
+    const from = oldest < 0n ? 0n : oldest;
+    const eligible = this.o.offenses.forRounds(from, round - 1n).filter((o) => {
       const [first, last] = votingRounds(o, this.o);
       return o.amount > 0n && first <= round && round <= last;
     });
     if (eligible.length === 0) return [];
+    const rounds = Array.from({ length: Number(round - from) }, (_, i) => from + BigInt(i));
+    const winners = await Promise.all(rounds.map((r) => this.o.slasher.roundWinner(r)));
     const won = new Set<string>();
-    const oldest = round - BigInt(this.o.expirationRounds) - 1n;
-    for (let r = oldest < 0n ? 0n : oldest; r < round; r++) {
-      const winner = await this.o.slasher.roundWinner(r);
+    for (const winner of winners)
       if (winner !== undefined)
         for (const id of payloadOffenseIds((await this.content(winner)).slashes)) won.add(id);
-    }
     return eligible.filter((o) => !won.has(offenseId(o)));
   }
 

@@ -140,12 +140,18 @@ export class OffenseStore {
 
   /** Offenses whose offenseSlot falls in the round, sorted by epochOrSlot then validator then type. */
   forRound(round: bigint): Offense[] {
-    if (round < 0n) throw new RangeError(`round must not be negative: ${round}`);
+    return this.forRounds(round, round);
+  }
+
+  /** Offenses whose offenseSlot falls in rounds first..last (one range read), sorted as forRound sorts. */
+  forRounds(first: bigint, last: bigint): Offense[] {
+    if (first < 0n) throw new RangeError(`round must not be negative: ${first}`);
+    if (last < first) return [];
     const size = BigInt(this.roundSize);
-    const first = round * size;
-    if (first >= MAX_KEYED) return [];
-    const end = first + size;
-    return this.read({ start: numKey(first), ...(end < MAX_KEYED ? { end: numKey(end) } : {}) }).sort(
+    const start = first * size;
+    if (start >= MAX_KEYED) return [];
+    const end = (last + 1n) * size;
+    return this.read({ start: numKey(start), ...(end < MAX_KEYED ? { end: numKey(end) } : {}) }).sort(
       compareOffenses,
     );
   }

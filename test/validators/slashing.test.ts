@@ -5,6 +5,7 @@ import {
   inactivityOffenses,
   insufficientAttestationsOffense,
   isEpochOffense,
+  type Offense,
   OffenseStore,
   OffenseType,
   offenseSlot,
@@ -118,6 +119,18 @@ describe('offense store', () => {
           .forRound(roundOfSlot(offenseSlot(o, 4), 10))
           .some((r) => JSON.stringify(r, big) === JSON.stringify(o, big)),
       );
+    // forRounds: the rounds' offenses together, in forRound's order; none for an empty range.
+    const key = (o: Offense) => JSON.stringify(o, big);
+    const sorted = (list: Offense[]) => list.map(key).sort();
+    assert.deepEqual(sorted(store.forRounds(0n, 1n)), sorted([...store.forRound(0n), ...store.forRound(1n)]));
+    assert.deepEqual(store.forRounds(1n, 1n), store.forRound(1n));
+    assert.deepEqual(
+      store.forRounds(1n, 2n).map((o) => o.epochOrSlot),
+      [3n, 5n, 10n, 19n],
+      'sorted by epochOrSlot across rounds',
+    );
+    assert.deepEqual(store.forRounds(1n, 0n), []);
+    assert.deepEqual(store.forRounds(0n, 2n ** 90n).length, added.length);
   });
 
   test('offenses persist: a new store, and a reopened environment, see them', async () => {

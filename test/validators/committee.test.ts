@@ -222,7 +222,7 @@ describe('committee on a test L1', () => {
     const signatures = new Map<Address, Hex>();
     for (const m of committee) signatures.set(m, await signDigest(byAddress(accounts, m), digest));
     const inHash = await rollup.inboxRoot(1);
-    const simulate = (k: number) =>
+    const propose = (attestations: Hex[]) =>
       l1.client.simulateContract({
         account: byAddress(accounts, proposer),
         address: l1.addresses.rollupAddress,
@@ -238,35 +238,19 @@ describe('committee on a test L1', () => {
             outHash: toHex(0n, { size: 32 }),
             inHash: toHex(inHash, { size: 32 }),
           },
-          committee.map((m) => (order.indexOf(m) < k ? signatures.get(m)! : '0x')),
+          attestations,
           '0x',
         ],
       });
+    const simulate = (k: number) =>
+      propose(committee.map((m) => (order.indexOf(m) < k ? signatures.get(m)! : '0x')));
     const q = quorum(committee.length);
     await simulate(q);
     await simulate(committee.length);
     await assert.rejects(simulate(q - 1), /InsufficientAttestations/);
     // Signatures out of committee order are refused.
     await assert.rejects(
-      l1.client.simulateContract({
-        account: byAddress(accounts, proposer),
-        address: l1.addresses.rollupAddress,
-        abi: artifacts.Rollup.abi,
-        functionName: 'propose',
-        args: [
-          {
-            checkpointNumber: 1n,
-            slot: BigInt(slot),
-            archive: toHex(args.archive, { size: 32 }),
-            headerHash: toHex(args.headerHash, { size: 32 }),
-            totalManaUsed: 0n,
-            outHash: toHex(0n, { size: 32 }),
-            inHash: toHex(inHash, { size: 32 }),
-          },
-          [...committee].reverse().map((m) => signatures.get(m)!),
-          '0x',
-        ],
-      }),
+      propose([...committee].reverse().map((m) => signatures.get(m)!)),
       /InvalidAttestation/,
     );
   });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { bytesHex, frHex, l2Address, uint } from '../core/codecs.js';
 import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';
 import type { Point } from '../core/grumpkin.js';
-import type { CairnNode } from '../node/node.js';
+import type { NodeApi } from '../node/node-api.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { referenceBlock } from './params.js';
 
@@ -59,8 +59,8 @@ const contractInstance = z
 const classShape = (c: ContractClassPublic | undefined) => c ?? null;
 const instanceShape = (i: ContractInstance | undefined) => i ?? null;
 
-export function contractMethods(node: CairnNode): RpcMethod[] {
-  const q = node.contractQueries;
+export function contractMethods(node: NodeApi): RpcMethod[] {
+  const q = node.queries.contracts;
   const classId = { name: 'id', schema: frHex.describe('Contract class id') };
   const address = { name: 'address', schema: l2Address.describe('Contract address') };
   return [

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { LogPosition } from '../archiver/log-store.js';
 import { contractClassLog, privateLog, publicLog } from '../core/block-codecs.js';
 import { bigintDec, blockHash, frHex, l2Address, txHash, uint } from '../core/codecs.js';
-import { LOG_FILTER_PAGE, LOGS_PER_TAG_PAGE } from '../node/log-queries.js';
-import type { CairnNode } from '../node/node.js';
+import type { NodeApi } from '../node/node-api.js';
+import { LOG_FILTER_PAGE, LOGS_PER_TAG_PAGE } from '../queries/logs.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { blockParameter } from './params.js';
 
@@ -154,8 +154,8 @@ const filteredLogs = <T extends z.ZodType>(log: T, name: string) =>
       `${name}: at most ${LOG_FILTER_PAGE} logs; maxLogsHit when more match (continue with afterLog)`,
     );
 
-export function logMethods(node: CairnNode): RpcMethod[] {
-  const q = node.logQueries;
+export function logMethods(node: NodeApi): RpcMethod[] {
+  const q = node.queries.logs;
   return [
     defineMethod({
       namespace: 'svc',

@@ -2,7 +2,7 @@
 // L2-to-L1 messages with their witnesses against the outbox.
 import { z } from 'zod';
 import { bigintDec, frHex, txHash, uint } from '../core/codecs.js';
-import type { CairnNode } from '../node/node.js';
+import type { NodeApi } from '../node/node-api.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { referenceBlock } from './params.js';
 import { blockNumberOrLatest, siblingPath } from './state.js';
@@ -42,8 +42,8 @@ const l2ToL1Witness = z
     'L2ToL1MembershipWitness: the outbox root (over the first numCheckpointsInEpoch checkpoints of the epoch), the leaf index and the sibling path (tx, block, checkpoint and epoch trees)',
   );
 
-export function messageMethods(node: CairnNode): RpcMethod[] {
-  const q = node.messageQueries;
+export function messageMethods(node: NodeApi): RpcMethod[] {
+  const q = node.queries.messages;
   const witness = (w: { leafIndex: bigint; siblingPath: bigint[] } | undefined) =>
     w === undefined ? null : ([w.leafIndex, w.siblingPath] as [bigint, bigint[]]);
   return [
@@ -130,7 +130,7 @@ export function messageMethods(node: CairnNode): RpcMethod[] {
       resultName: 'messages',
       result: z.array(z.array(frHex)).nullable(),
       handler: (ref) => {
-        const n = node.queries.blockNumberOf(ref);
+        const n = node.queries.chain.blockNumberOf(ref);
         return n === undefined ? null : (q.l2ToL1MessagesOfBlock(n) ?? null);
       },
     }),

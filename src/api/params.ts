@@ -1,7 +1,7 @@
 // Parameter shapes shared by block and checkpoint methods (reference-facts §2, DESIGN §2).
 import { z } from 'zod';
-import type { BlockRef, CheckpointRef } from '../archiver/queries.js';
 import { blockHash, frHex, slotNumber, uint } from '../core/codecs.js';
+import type { BlockRef, CheckpointRef, CheckpointsQuery } from '../queries/chain.js';
 
 /**
  * A union whose error says what was expected and, when the input has the JSON type of one of
@@ -119,11 +119,6 @@ const dataLimit = z
   .int()
   .min(1)
   .max(MAX_CHECKPOINTS_DATA, `at most ${MAX_CHECKPOINTS_DATA} checkpoint-data entries per call`);
-
-export type CheckpointsQuery =
-  | { kind: 'range'; from: number; limit: number }
-  | { kind: 'slots'; fromSlot: number; limit: number; reverse: boolean }
-  | { kind: 'epoch'; epoch: number };
 
 /** {from, limit} (from ≥ 1), {fromSlot, limit, reverse?} or {epoch}. */
 export const checkpointsQuery = union(

@@ -1,10 +1,10 @@
 // State query methods of both sets (issue 6): leaf indexes, membership witnesses, sibling paths
 // and public storage, at a reference block (svc_) or a block number / latest (node_).
 import { z } from 'zod';
-import type { BlockRef } from '../archiver/queries.js';
 import { bigintDec, blockHash, frHex, l2Address, uint } from '../core/codecs.js';
-import type { CairnNode } from '../node/node.js';
-import type { IndexedWitnessResult } from '../node/state-queries.js';
+import type { NodeApi } from '../node/node-api.js';
+import type { BlockRef } from '../queries/chain.js';
+import type { IndexedWitnessResult } from '../queries/state.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { TreeId } from '../world-state/index.js';
 import { referenceBlock } from './params.js';
@@ -95,8 +95,8 @@ export const blockNumberOrLatest = z
 
 type Namespace = 'svc' | 'node';
 
-export function stateMethods(node: CairnNode): RpcMethod[] {
-  const q = node.stateQueries;
+export function stateMethods(node: NodeApi): RpcMethod[] {
+  const q = node.queries.state;
   const refParam = (ns: Namespace) =>
     ns === 'svc'
       ? { name: 'referenceBlock', schema: referenceBlock }

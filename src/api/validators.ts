@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { checkpointHeader } from '../core/block-codecs.js';
 import { bigintDec, ethAddress, frHex, slotNumber, txHash, uint } from '../core/codecs.js';
-import type { CairnNode } from '../node/node.js';
+import type { NodeApi } from '../node/node-api.js';
 import { defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { ATTESTATION_STATUSES, PROPOSAL_STATUSES } from '../validators/stats.js';
 
@@ -126,8 +126,8 @@ export const slashRound = z
   ])
   .describe('A slashing round number (decimal string or integer), `all` or `current`');
 
-export function validatorMethods(node: CairnNode): RpcMethod[] {
-  const v = node.validatorQueries;
+export function validatorMethods(node: NodeApi): RpcMethod[] {
+  const v = node.queries.validators;
   return [
     ...defineMethods(['svc', 'node'], {
       name: 'getValidatorsStats',

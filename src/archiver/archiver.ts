@@ -7,15 +7,17 @@ import type { L2Block } from '../core/block.js';
 import { decodeCheckpointBody, verifyCheckpointBody } from '../core/checkpoint-body.js';
 import { computeCheckpointOutHash } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants } from '../core/time.js';
+import { type ReplayStart, replayBlock } from '../execution/block-builder.js';
+import type { ArchiverL1 } from '../l1/roles.js';
 import type {
   CheckpointProposedEvent,
   CheckpointsPrunedEvent,
   EpochProvenEvent,
-  RollupClient,
 } from '../l1/rollup-client.js';
-import { type ReplayStart, replayBlock } from '../sequencer/block-builder.js';
 import type { WorldState } from '../world-state/index.js';
+import type { ProposedBlocks } from './chain-reader.js';
 import type { ChainStore, L1SyncPoint } from './chain-store.js';
+import { genesisBlockOf } from './genesis.js';
 
 /** The sync point of an L1 block as the client reads it. */
 const syncPointOf = (b: { number: bigint; hash: string; timestamp: bigint }): L1SyncPoint => ({
@@ -25,7 +27,7 @@ const syncPointOf = (b: { number: bigint; hash: string; timestamp: bigint }): L1
 });
 
 export interface ArchiverOptions {
-  rollup: RollupClient;
+  rollup: ArchiverL1;
   store: ChainStore;
   worldState: WorldState;
   constants: L1RollupConstants;
@@ -48,11 +50,13 @@ type L1Event =
   | ({ kind: 'proven' } & EpochProvenEvent)
   | ({ kind: 'pruned' } & CheckpointsPrunedEvent);
 
-export class Archiver {
+export class Archiver implements ProposedBlocks {
   private batchBlocks: number;
 
+  /** Stores the genesis block in a new store; an existing store must hold the same genesis. */
   constructor(private readonly o: ArchiverOptions) {
     this.batchBlocks = o.batchBlocks ?? 1000;
+    o.store.initialize(genesisBlockOf(o.worldState));
   }
 
   /** Where a catch-up with L1 started (L1 block, time), while one is under way. */
@@ -87,6 +91,19 @@ export class Archiver {
   /** The catch-up under way, for the node's status. */
   get syncProgress(): { l1Block: bigint; catchingUp: boolean } {
     return { l1Block: this.o.store.l1SyncPoint?.blockNumber ?? 0n, catchingUp: this.catchUp !== undefined };
+  }
+
+  /** Stores a block this node built or accepted from a proposal (already in the world state). */
+  addProposedBlock(block: L2Block): void {
+    this.o.store.addProposedBlock(block);
+  }
+
+  /** Drops proposed blocks that never made it into a checkpoint, from the chain and the world state. */
+  async dropUncheckpointedBlocks(): Promise<void> {
+    const { store, worldState } = this.o;
+    const base = store.getTips().checkpointed.block.number;
+    if (store.latestBlockNumber > base) store.unwindBlocksAfter(base);
+    if (worldState.latestBlockNumber > base) await worldState.rollbackTo(base);
   }
 
   /** Most L1 blocks read in one pass, from the next pass on. */

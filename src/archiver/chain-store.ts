@@ -7,6 +7,7 @@ import type { L2Block, TxEffect } from '../core/block.js';
 import { GENESIS_CHECKPOINT_HEADER_HASH } from '../core/block-header.js';
 import { type Fr, frToBuffer } from '../core/field.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
+import type { ChainReader } from './chain-reader.js';
 import { ContractStore, type SkippedEvent } from './contract-store.js';
 import { u32Key } from './keys.js';
 import { LogStore } from './log-store.js';
@@ -55,7 +56,8 @@ function remember<V>(cache: Map<number, V>, key: number, value: V): V {
   return value;
 }
 
-export class ChainStore {
+/** The chain store; only the archiver writes it, every other component reads it as a ChainReader. */
+export class ChainStore implements ChainReader {
   private readonly blockCache = new Map<number, L2Block>();
   private readonly checkpointCache = new Map<number, PublishedCheckpoint>();
 

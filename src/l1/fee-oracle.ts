@@ -14,7 +14,7 @@ import {
   predictMinFees,
 } from '../core/fee-math.js';
 import { type L1RollupConstants, slotAt } from '../core/time.js';
-import type { RollupClient } from './rollup-client.js';
+import type { FeeL1 } from './roles.js';
 
 /** L1 fees recorded with a checkpoint of this slot. */
 interface Recorded {
@@ -26,7 +26,7 @@ export class FeeOracle {
   private params: FeeModelParams | undefined;
 
   constructor(
-    private readonly rollup: RollupClient,
+    private readonly rollup: FeeL1,
     private readonly constants: L1RollupConstants,
     private readonly ethPerFeeAsset: bigint = DEFAULT_ETH_PER_FEE_ASSET,
   ) {}

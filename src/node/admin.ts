@@ -2,12 +2,12 @@
 // block production, rolling the chain back, and reloading the validator keystore.
 import type { Logger } from 'pino';
 import type { Archiver } from '../archiver/archiver.js';
-import type { ChainStore } from '../archiver/chain-store.js';
+import type { ChainReader } from '../archiver/chain-reader.js';
 import type { Config } from '../config/settings.js';
-import type { AllowedElement } from '../core/constants.js';
 import { invalidParams, refused, unavailable } from '../core/errors.js';
+import type { TxService } from '../mempool/tx-service.js';
 import type { Sequencer } from '../sequencer/sequencer.js';
-import { KeystoreError, loadKeystore, type Validator } from '../validators/keystore.js';
+import { KeystoreError, loadKeystore, type Validator, type ValidatorKeys } from '../validators/keystore.js';
 import type { WorldState } from '../world-state/index.js';
 import {
   type AdminConfig,
@@ -22,26 +22,20 @@ import {
   withAdminSettings,
 } from './admin-config.js';
 import type { ChainDriver } from './chain-driver.js';
-import type { TxService } from './tx-service.js';
+import { allowedPublicSetup } from './status.js';
 
 export interface NodeAdminOptions {
-  /** The node's live configuration, and how to replace it. */
-  config: () => Config;
-  replaceConfig: (config: Config) => void;
-  allowedSetupOf: (config: Config) => AllowedElement[];
+  /** The configuration at start (with the saved admin changes); the admin owns the live one. */
+  config: Config;
   store: AdminConfigStore;
   driver: ChainDriver;
   archiver: Archiver;
-  chain: ChainStore;
+  chain: ChainReader;
   worldState: WorldState;
   sequencer: Sequencer | undefined;
   txs: TxService;
-  keystore: {
-    path: string;
-    /** The validators in use; replaced by a reload. */
-    validators: () => readonly Validator[];
-    replaceValidators: (validators: Validator[]) => void;
-  };
+  /** The validators in use; replaced by a reload. */
+  keystore: ValidatorKeys;
   logger: Logger;
 }
 
@@ -51,8 +45,16 @@ export class NodeAdmin {
   /** One rollback at a time. */
   private rollingBack = false;
 
+  private liveConfig: Config;
+
   constructor(private readonly o: NodeAdminOptions) {
-    this.startupPublishers = new Set(o.keystore.validators().map((v) => v.publisher.address.toLowerCase()));
+    this.liveConfig = o.config;
+    this.startupPublishers = new Set(o.keystore.current.map((v) => v.publisher.address.toLowerCase()));
+  }
+
+  /** The configuration in force: the startup settings with the admin changes applied. */
+  get config(): Config {
+    return this.liveConfig;
   }
 
   states(): AdminStates {
@@ -64,12 +66,12 @@ export class NodeAdmin {
   }
 
   getConfig(): AdminConfig {
-    return { ...adminSettingsOf(this.o.config()), realProofs: false, ...this.states() };
+    return { ...adminSettingsOf(this.liveConfig), realProofs: false, ...this.states() };
   }
 
   /** Validates, saves, then applies: the changed settings take effect at once. */
   setConfig(update: AdminConfigUpdate): void {
-    const before = adminSettingsOf(this.o.config());
+    const before = adminSettingsOf(this.liveConfig);
     let changes: Partial<AdminSettings>;
     try {
       changes = resolveUpdate(update, before, this.states());
@@ -79,8 +81,8 @@ export class NodeAdmin {
     }
     if (Object.keys(changes).length === 0) return;
     this.o.store.save(changes);
-    const config = withAdminSettings(this.o.config(), changes);
-    this.o.replaceConfig(config);
+    const config = withAdminSettings(this.liveConfig, changes);
+    this.liveConfig = config;
     this.apply(changes, config);
     for (const [m, value] of Object.entries(changes)) {
       const was = before[m as keyof AdminSettings];
@@ -105,7 +107,7 @@ export class NodeAdmin {
     txs.configure({
       ...(changes.txPublicSetupAllowListExtend === undefined
         ? {}
-        : { allowedSetup: this.o.allowedSetupOf(config) }),
+        : { allowedSetup: allowedPublicSetup(config) }),
       ...(changes.maxPendingTxCount === undefined ? {} : { maxTxCount: changes.maxPendingTxCount }),
     });
   }
@@ -194,7 +196,7 @@ export class NodeAdmin {
       if (err instanceof KeystoreError) throw refused(`keystore reload rejected: ${err.message}`);
       throw err;
     }
-    const byAttester = new Map(keystore.validators().map((v) => [v.attester.address.toLowerCase(), v]));
+    const byAttester = new Map(keystore.current.map((v) => [v.attester.address.toLowerCase(), v]));
     for (const v of validators) {
       const publisher = v.publisher.address.toLowerCase();
       if (this.startupPublishers.has(publisher)) continue;
@@ -212,7 +214,7 @@ export class NodeAdmin {
     }
     const before = new Set(byAttester.keys());
     const after = new Set(validators.map((v) => v.attester.address.toLowerCase()));
-    keystore.replaceValidators(validators);
+    keystore.replace(validators);
     sequencer.setValidators(validators);
     const added = [...after].filter((a) => !before.has(a));
     const removed = [...before].filter((a) => !after.has(a));

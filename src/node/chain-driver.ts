@@ -4,7 +4,7 @@
 // makes a manual chain deterministic.
 import type { Logger } from 'pino';
 import type { Archiver } from '../archiver/archiver.js';
-import type { RollupClient } from '../l1/rollup-client.js';
+import type { L1Head } from '../l1/roles.js';
 import type { DevProver } from '../prover/dev-prover.js';
 import type { Sequencer, SequencerOutcome } from '../sequencer/sequencer.js';
 import { errorSummary } from './logger.js';
@@ -18,6 +18,22 @@ export interface PassReport {
   proofSent?: number;
 }
 
+/**
+ * Requests for a pass soon from parts built before the driver (the validator client, when a
+ * proposal arrives); the driver listens once it exists.
+ */
+export class PassRequests {
+  private listener: (() => void) | undefined;
+
+  request(): void {
+    this.listener?.();
+  }
+
+  listen(listener: () => void): void {
+    this.listener = listener;
+  }
+}
+
 export class ChainDriver {
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -26,10 +42,12 @@ export class ChainDriver {
   private syncPaused = false;
   private pollingIntervalMs: number;
   private loop: (() => Promise<void>) | undefined;
+  /** A pass asked for with passSoon has not started yet. */
+  private passWanted = false;
 
   constructor(
     private readonly o: {
-      rollup: RollupClient;
+      rollup: L1Head;
       archiver: Archiver;
       sequencer?: Sequencer | undefined;
       prover?: DevProver | undefined;
@@ -42,10 +60,23 @@ export class ChainDriver {
       attester?: { attestPending(now: bigint): Promise<void> } | undefined;
       /** Records what happened in the slots that ended (validator stats, offenses). */
       monitor?: { afterPass(now: bigint): Promise<void> } | undefined;
+      /** Requests for a pass soon, e.g. when a checkpoint proposal arrives. */
+      requests?: PassRequests | undefined;
       logger: Logger;
     },
   ) {
     this.pollingIntervalMs = o.pollingIntervalMs;
+    o.requests?.listen(() => this.passSoon());
+  }
+
+  /** Runs a pass soon; requests made while one waits to start are folded into it. */
+  passSoon(): void {
+    if (this.passWanted) return;
+    this.passWanted = true;
+    setImmediate(() => {
+      this.passWanted = false;
+      this.pass().catch((err) => this.o.logger.warn(`chain pass failed: ${errorSummary(err)}`));
+    });
   }
 
   /** Whether passes are paused (svcAdmin_pauseSync). */

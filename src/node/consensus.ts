@@ -2,13 +2,14 @@
 // client, the validator monitor (stats and offenses) and, with P2P on, the network that carries
 // txs, proposals and attestations between nodes.
 import type { Logger } from 'pino';
-import type { ChainStore } from '../archiver/chain-store.js';
+import type { ChainReader, ProposedBlocks } from '../archiver/chain-reader.js';
 import type { Config } from '../config/settings.js';
 import { toHex32 } from '../core/field.js';
 import type { L1RollupConstants } from '../core/time.js';
 import type { L1Connection } from '../l1/connect.js';
 import type { RollupClient } from '../l1/rollup-client.js';
 import { SlasherClient } from '../l1/slasher-client.js';
+import type { TxService } from '../mempool/tx-service.js';
 import { loadOrCreatePeerKey, P2PNetwork } from '../p2p/network.js';
 import type { StoreEnvironment } from '../store/environment.js';
 import { AttestationPool } from '../validators/attestation-pool.js';
@@ -22,7 +23,6 @@ import { EquivocationWatcher, OffenseStore } from '../validators/slashing.js';
 import { ValidatorStatsStore } from '../validators/stats.js';
 import { RECENT_SLOTS, ValidatorClient } from '../validators/validator-client.js';
 import type { WorldState } from '../world-state/index.js';
-import type { TxService } from './tx-service.js';
 
 export interface Consensus {
   committee: CommitteeView;
@@ -46,7 +46,9 @@ export interface ConsensusDeps {
   domain: Domain;
   l1: L1Connection;
   rollup: RollupClient;
-  chain: ChainStore;
+  chain: ChainReader;
+  /** Where accepted proposed blocks go: the archiver. */
+  proposedBlocks: ProposedBlocks;
   worldState: WorldState;
   constants: L1RollupConstants;
   txs: TxService;
@@ -104,6 +106,7 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     offenses,
     signingRecord: new SigningRecord(d.nodeStore, RECENT_SLOTS),
     chain: d.chain,
+    proposedBlocks: d.proposedBlocks,
     worldState: d.worldState,
     rollup: d.rollup,
     constants,

@@ -3,10 +3,10 @@
 // real proof (cairn's L1 accepts any; getNodeInfo says realProofs: false).
 import type { Logger } from 'pino';
 import type { Hash, PrivateKeyAccount } from 'viem';
-import type { ChainStore } from '../archiver/chain-store.js';
+import type { ChainReader } from '../archiver/chain-reader.js';
 import { accumulateCheckpointOutHashes } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants, slotAt } from '../core/time.js';
-import type { RollupClient } from '../l1/rollup-client.js';
+import type { ProverL1 } from '../l1/roles.js';
 
 export const DEV_PROOF = '0x01' as const;
 /** Seconds of L1 time after which a proof that has not landed is sent again. */
@@ -18,8 +18,8 @@ export class DevProver {
 
   constructor(
     private readonly o: {
-      rollup: RollupClient;
-      store: ChainStore;
+      rollup: ProverL1;
+      store: ChainReader;
       constants: L1RollupConstants;
       prover: PrivateKeyAccount;
       logger: Logger;

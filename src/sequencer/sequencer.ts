@@ -3,7 +3,7 @@
 // every local committee member, and publishes it — with its body — to L1.
 import type { Logger } from 'pino';
 import type { Hash, Hex } from 'viem';
-import type { ChainStore } from '../archiver/chain-store.js';
+import type { ChainReader, ProposedBlocks } from '../archiver/chain-reader.js';
 import type { L2Block } from '../core/block.js';
 import {
   checkpointHeaderHash,
@@ -22,18 +22,18 @@ import type { Fr } from '../core/field.js';
 import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
 import type { Tx } from '../core/tx.js';
+import { BlockBuilder } from '../execution/block-builder.js';
 import {
   type ExecutionOptions,
   executeTx,
   TxExecutionError,
   type TxExecutionResult,
 } from '../execution/executor.js';
-import type { RollupClient } from '../l1/rollup-client.js';
+import type { ProposerL1 } from '../l1/roles.js';
 import type { CommitteeView } from '../validators/committee.js';
 import type { Validator } from '../validators/keystore.js';
 import type { CheckpointToAttest } from '../validators/validator-client.js';
 import type { WorldState } from '../world-state/index.js';
-import { BlockBuilder, dropUncheckpointedBlocks } from './block-builder.js';
 
 /** Where the sequencer takes txs from: the mempool. */
 export interface TxSource {
@@ -68,9 +68,11 @@ export interface SlashingVotes {
 export const MAX_DA_GAS_PER_CHECKPOINT = 6 * 4096 * 32;
 
 export interface SequencerOptions {
-  rollup: RollupClient;
+  rollup: ProposerL1;
   worldState: WorldState;
-  store: ChainStore;
+  chain: ChainReader;
+  /** Where built blocks go (the archiver, the chain store's only writer). */
+  proposedBlocks: ProposedBlocks;
   validators: readonly Validator[];
   constants: L1RollupConstants;
   chainId: number;
@@ -195,8 +197,8 @@ export class Sequencer {
     pending: number,
     next: bigint,
   ): Promise<SequencerOutcome> {
-    const { rollup, store, worldState, constants, logger } = this.o;
-    if (store.latestCheckpointNumber !== pending) return { kind: 'not-synced', slot };
+    const { rollup, chain, proposedBlocks, worldState, constants, logger } = this.o;
+    if (chain.latestCheckpointNumber !== pending) return { kind: 'not-synced', slot };
     // Checkpoints past their proof window go first: a proposal would prune them itself, and the
     // node must unwind them (through the archiver, when the prune lands) before building on L1.
     if (await rollup.canPruneAtTime(next)) {
@@ -210,7 +212,7 @@ export class Sequencer {
     }
 
     // Blocks proposed earlier that never made it into a checkpoint are dropped first.
-    await dropUncheckpointedBlocks(store, worldState);
+    await proposedBlocks.dropUncheckpointedBlocks();
 
     const n = pending + 1;
     const messages = await rollup.l1ToL2Messages(n);
@@ -248,7 +250,7 @@ export class Sequencer {
       if (builder.txCount < this.settings.minTxsPerBlock || (i > 0 && builder.txCount === 0)) break;
       const block = builder.finish(manaUsed);
       await worldState.commit(fork);
-      store.addProposedBlock(block);
+      proposedBlocks.addProposedBlock(block);
       for (const r of reverted) this.o.txs.reverted(r.hash, r.reason);
       blocks.push(block);
       await this.o.consensus.announceBlock(block, slot, me);
@@ -257,7 +259,7 @@ export class Sequencer {
 
     // The epoch out hash so far: this epoch's earlier checkpoints, then this one.
     const epoch = epochOfSlot(slot, constants);
-    const outHashes = store
+    const outHashes = chain
       .checkpointsOfEpoch(epoch, constants.epochDuration)
       .map((p) => p.checkpoint.checkpointOutHash);
     outHashes.push(computeCheckpointOutHash(blocks.map((b) => b.body.txEffects.map((t) => t.l2ToL1Msgs))));

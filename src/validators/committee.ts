@@ -12,7 +12,7 @@
 import { type Address, encodeAbiParameters, type Hex, keccak256, recoverMessageAddress, toHex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { toHex32 } from '../core/field.js';
-import type { RollupClient } from '../l1/rollup-client.js';
+import type { CommitteeL1 } from '../l1/roles.js';
 
 export const ATTESTATION_TYPEHASH = keccak256(toHex('cairn.checkpoint.attestation.v1'));
 export const BLOCK_PROPOSAL_TYPEHASH = keccak256(toHex('cairn.block.proposal.v1'));
@@ -99,7 +99,7 @@ export class CommitteeView {
   private readonly committees = new Map<number, string[]>();
   private readonly proposers = new Map<number, string | undefined>();
 
-  constructor(private readonly rollup: RollupClient) {}
+  constructor(private readonly rollup: CommitteeL1) {}
 
   /** The committee of `epoch`, lowercase, in the order the rollup expects attestations. */
   async committee(epoch: number): Promise<string[]> {

@@ -45,6 +45,26 @@ export interface Validator {
   feeRecipient?: bigint;
 }
 
+/**
+ * The keystore's validators in use: read at start, replaced by a keystore reload. One holder
+ * shared by the parts that sign, so a reload reaches them all without a reference to the node.
+ */
+export class ValidatorKeys {
+  constructor(
+    /** The keystore file a reload reads. */
+    readonly path: string,
+    private validators: readonly Validator[],
+  ) {}
+
+  get current(): readonly Validator[] {
+    return this.validators;
+  }
+
+  replace(validators: readonly Validator[]): void {
+    this.validators = validators;
+  }
+}
+
 export class KeystoreError extends Error {
   constructor(message: string) {
     super(message);

@@ -4,7 +4,7 @@
 // on L1 whose attestations fall short of the quorum is an offense of its proposer.
 import type { Logger } from 'pino';
 import type { Hex } from 'viem';
-import type { ChainStore } from '../archiver/chain-store.js';
+import type { ChainReader } from '../archiver/chain-reader.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
 import type { Database } from '../store/environment.js';
 import type { AttestationPool } from './attestation-pool.js';
@@ -26,7 +26,7 @@ export interface MonitorOptions {
   offenses: OffenseStore;
   pool: AttestationPool;
   committee: CommitteeView;
-  chain: ChainStore;
+  chain: ChainReader;
   constants: L1RollupConstants;
   domain: Domain;
   /** Where the monitor keeps its progress (the `node` store). */

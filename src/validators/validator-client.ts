@@ -7,15 +7,15 @@
 // committee before it enters the pool; equivocations become slashing offenses.
 import type { Logger } from 'pino';
 import { type Hex, keccak256 } from 'viem';
-import type { ChainStore } from '../archiver/chain-store.js';
+import type { ChainReader, ProposedBlocks } from '../archiver/chain-reader.js';
 import type { L2Block } from '../core/block.js';
 import { checkpointHeaderHash } from '../core/block-header.js';
 import { decodeCheckpointBody, verifyCheckpointBody } from '../core/checkpoint-body.js';
 import { toHex32 } from '../core/field.js';
 import { epochOfSlot, type L1RollupConstants, slotAt } from '../core/time.js';
-import type { RollupClient } from '../l1/rollup-client.js';
+import { replayBlock } from '../execution/block-builder.js';
+import type { InboxL1 } from '../l1/roles.js';
 import type { GossipVerdict } from '../p2p/network.js';
-import { dropUncheckpointedBlocks, replayBlock } from '../sequencer/block-builder.js';
 import type { WorldState } from '../world-state/index.js';
 import type { AttestationPool } from './attestation-pool.js';
 import {
@@ -62,9 +62,11 @@ export interface ValidatorClientOptions {
   offenses: OffenseStore;
   /** Slashing protection: what each local validator signed in recent slots, kept on disk. */
   signingRecord: SigningRecord;
-  chain: ChainStore;
+  chain: ChainReader;
+  /** Where accepted proposed blocks go (the archiver, the chain store's only writer). */
+  proposedBlocks: ProposedBlocks;
   worldState: WorldState;
-  rollup: RollupClient;
+  rollup: InboxL1;
   constants: L1RollupConstants;
   /** The keystore's validators in use (they change with a keystore reload). */
   validators: () => readonly Validator[];
@@ -373,7 +375,7 @@ export class ValidatorClient {
   private async check(
     p: CheckpointProposal & { digest: Hex },
   ): Promise<'valid' | 'wait' | { invalid: string }> {
-    const { chain, worldState, rollup } = this.o;
+    const { chain, proposedBlocks, worldState, rollup } = this.o;
     const latest = chain.latestCheckpointNumber;
     if (p.checkpointNumber > latest + 1) return 'wait';
     if (p.checkpointNumber <= latest) return { invalid: `checkpoint ${p.checkpointNumber} is already on L1` };
@@ -398,7 +400,7 @@ export class ValidatorClient {
       return same ? 'valid' : { invalid: 'it conflicts with blocks already proposed in this slot' };
     }
     // Proposed blocks of earlier slots never made it into a checkpoint.
-    await dropUncheckpointedBlocks(chain, worldState);
+    await proposedBlocks.dropUncheckpointedBlocks();
     const messages = await rollup.l1ToL2Messages(p.checkpointNumber);
     for (const [i, block] of body.blocks.entries()) {
       let replayed: boolean;
@@ -412,16 +414,16 @@ export class ValidatorClient {
             : { previousSponge: body.blocks[i - 1]!.header.spongeBlobHash },
         );
       } catch (err) {
-        await dropUncheckpointedBlocks(chain, worldState);
+        await proposedBlocks.dropUncheckpointedBlocks();
         return { invalid: `block ${block.number} does not re-execute: ${(err as Error).message}` };
       }
       if (!replayed) {
-        await dropUncheckpointedBlocks(chain, worldState);
+        await proposedBlocks.dropUncheckpointedBlocks();
         return {
           invalid: `block ${block.number} does not re-execute to its header (${toHex32(block.hash)})`,
         };
       }
-      chain.addProposedBlock(block);
+      proposedBlocks.addProposedBlock(block);
     }
     return 'valid';
   }

@@ -17,7 +17,7 @@ import {
 } from '../../src/api/chain-schemas.js';
 import { RevertCode } from '../../src/core/block.js';
 import { emptyCheckpointHeader, emptyGlobalVariables } from '../../src/core/block-header.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
+import { buildBlock } from '../../src/execution/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
 

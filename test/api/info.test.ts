@@ -113,7 +113,7 @@ describe('node information methods', () => {
       null,
     );
     assert.equal(
-      running.node.signatures.signatureOf(functionSelector('transfer(Field,u128)')),
+      running.node.info.signatures.signatureOf(functionSelector('transfer(Field,u128)')),
       'transfer(Field,u128)',
     );
     assert.equal((await call(url, 'svc_registerContractFunctionSignatures', [[]])).error?.code, -32601);
@@ -145,7 +145,7 @@ describe('function signatures persist across restarts', () => {
     try {
       const selector = functionSelector('mint_to_public((Field),u128)');
       assert.match(
-        second.node.signatures.describe(selector),
+        second.node.info.signatures.describe(selector),
         /^mint_to_public\(\(Field\),u128\) \[0x[0-9a-f]{8}\]$/,
       );
     } finally {

@@ -16,10 +16,10 @@ import { checkpointHeaderHash, emptyCheckpointHeader } from '../../src/core/bloc
 import { encodeCheckpointBody } from '../../src/core/checkpoint-body.js';
 import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../../src/core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants, slotStart } from '../../src/core/time.js';
+import { buildBlock } from '../../src/execution/block-builder.js';
 import type { L1Connection } from '../../src/l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../../src/l1/deploy.js';
 import { RollupClient } from '../../src/l1/rollup-client.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf, TREE_IDS, type TreeSnapshot, WorldState } from '../../src/world-state/index.js';
 import { startTestL1 } from '../helpers/l1.js';

@@ -28,7 +28,7 @@ import {
   verifyCheckpointBody,
 } from '../../src/core/checkpoint-body.js';
 import { FR_MODULUS } from '../../src/core/field.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
+import { buildBlock } from '../../src/execution/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
 

@@ -29,6 +29,7 @@ import {
   L2_GAS_PER_PUBLIC_DATA_WRITE,
 } from '../../src/core/tx.js';
 import { buildTx, classUpdateCall, type PublicCallSpec, type TxSpec } from '../../src/core/tx-builder.js';
+import { applyTxEffect, buildBlock } from '../../src/execution/block-builder.js';
 import { devAccounts, devAccountsGenesisData } from '../../src/execution/dev-accounts.js';
 import {
   type ExecutionOptions,
@@ -42,7 +43,6 @@ import {
   PUBLIC_STORAGE_MAP_SLOT_SEPARATOR,
   readPublicData,
 } from '../../src/execution/public-storage.js';
-import { applyTxEffect, buildBlock } from '../../src/sequencer/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf, WorldState, type WorldStateFork } from '../../src/world-state/index.js';
 

@@ -15,6 +15,7 @@ import { functionSelector } from '../../src/core/hash/index.js';
 import { l2ToL1MessageLeaf } from '../../src/core/out-hash.js';
 import { computePrivateGasUsed, type Tx } from '../../src/core/tx.js';
 import { buildTx, PUBLIC_CALL_GAS_ALLOWANCE, type TxSpec } from '../../src/core/tx-builder.js';
+import { applyTxEffect } from '../../src/execution/block-builder.js';
 import {
   DEV_ACCOUNT_BALANCE,
   devAccounts,
@@ -36,7 +37,6 @@ import {
   publicDataLeafSlot,
   readPublicData,
 } from '../../src/execution/public-storage.js';
-import { applyTxEffect } from '../../src/sequencer/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf, TreeId, WorldState, type WorldStateFork } from '../../src/world-state/index.js';
 

@@ -28,6 +28,7 @@ import {
 } from '../../src/core/l1-to-l2.js';
 import { MAX_PROCESSABLE_L2_GAS, txFeeLimit } from '../../src/core/tx.js';
 import { buildTx, feeJuiceClaimCall, type PublicCallSpec, type TxSpec } from '../../src/core/tx-builder.js';
+import { applyTxEffect, buildBlock } from '../../src/execution/block-builder.js';
 import {
   DEV_ACCOUNT_BALANCE,
   devAccounts,
@@ -47,7 +48,6 @@ import {
   TxValidator,
   type ValidationContext,
 } from '../../src/mempool/validator.js';
-import { applyTxEffect, buildBlock } from '../../src/sequencer/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import {
   genesisBlockHashOf,

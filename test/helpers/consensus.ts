@@ -1,7 +1,7 @@
 // A validator client for tests that run a sequencer without a network: only the node's own
 // validators sign, with a real pool, committee view and offense store.
 import pino from 'pino';
-import type { ChainStore } from '../../src/archiver/chain-store.js';
+import type { ChainReader, ProposedBlocks } from '../../src/archiver/chain-reader.js';
 import type { L1RollupConstants } from '../../src/core/time.js';
 import type { RollupClient } from '../../src/l1/rollup-client.js';
 import type { StoreEnvironment } from '../../src/store/environment.js';
@@ -17,7 +17,8 @@ export function localConsensus(o: {
   rollup: RollupClient;
   chainId: number;
   rollupAddress: `0x${string}`;
-  chain: ChainStore;
+  chain: ChainReader;
+  proposedBlocks: ProposedBlocks;
   worldState: WorldState;
   constants: L1RollupConstants;
   env: StoreEnvironment;
@@ -33,6 +34,7 @@ export function localConsensus(o: {
     offenses: new OffenseStore(o.env, { roundSize: 8, epochDuration: o.constants.epochDuration }),
     signingRecord: new SigningRecord(o.env, RECENT_SLOTS),
     chain: o.chain,
+    proposedBlocks: o.proposedBlocks,
     worldState: o.worldState,
     rollup: o.rollup,
     constants: o.constants,

@@ -19,7 +19,7 @@ import {
 } from '../../src/core/block.js';
 import { emptyGlobalVariables } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
+import { buildBlock } from '../../src/execution/block-builder.js';
 import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
 

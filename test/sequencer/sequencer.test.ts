@@ -117,7 +117,8 @@ describe('sequencer, archiver and prover on L1', () => {
     sequencer = new Sequencer({
       rollup,
       worldState,
-      store,
+      chain: store,
+      proposedBlocks: archiver,
       validators,
       constants,
       chainId: 31337,
@@ -133,6 +134,7 @@ describe('sequencer, archiver and prover on L1', () => {
           chainId: l1.chainId,
           rollupAddress: l1.addresses.rollupAddress,
           chain: store,
+          proposedBlocks: archiver,
           worldState,
           constants,
           env: openEnvironment(dir, 'node'),

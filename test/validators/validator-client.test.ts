@@ -174,6 +174,7 @@ describe('validator client: two nodes on a test L1', () => {
       });
       return run;
     };
+    node.archiver = new Archiver({ rollup, store, worldState, constants, finalityDepth: 2, logger: silent });
     node.client = new ValidatorClient({
       domain,
       committee,
@@ -185,6 +186,7 @@ describe('validator client: two nodes on a test L1', () => {
       offenses,
       signingRecord: new SigningRecord(env, RECENT_SLOTS),
       chain: store,
+      proposedBlocks: node.archiver,
       worldState,
       rollup,
       constants,
@@ -195,12 +197,12 @@ describe('validator client: two nodes on a test L1', () => {
       },
       logger: capturingLogger(logs),
     });
-    node.archiver = new Archiver({ rollup, store, worldState, constants, finalityDepth: 2, logger: silent });
     node.txs = new QueueSource(() => store);
     node.sequencer = new Sequencer({
       rollup,
       worldState,
-      store,
+      chain: store,
+      proposedBlocks: node.archiver,
       validators,
       constants,
       chainId: l1.chainId,
@@ -678,6 +680,14 @@ describe('validator client on its own: messages from peers, slashing protection,
       offenses,
       signingRecord: new SigningRecord(stores.fresh(), RECENT_SLOTS),
       chain: store,
+      proposedBlocks: new Archiver({
+        rollup,
+        store,
+        worldState: ws,
+        constants,
+        finalityDepth: 2,
+        logger: silent,
+      }),
       worldState: ws,
       rollup,
       constants,
@@ -996,6 +1006,14 @@ describe('validator client on its own: messages from peers, slashing protection,
       offenses: new OffenseStore(env, { roundSize: 8, epochDuration: constants.epochDuration }),
       signingRecord: new SigningRecord(recordEnv, RECENT_SLOTS),
       chain: store,
+      proposedBlocks: new Archiver({
+        rollup,
+        store,
+        worldState: ws,
+        constants,
+        finalityDepth: 2,
+        logger: silent,
+      }),
       worldState: ws,
       rollup,
       constants,
@@ -1090,6 +1108,14 @@ describe('validator client on its own: messages from peers, slashing protection,
       offenses: new OffenseStore(env, { roundSize: 8, epochDuration: constants.epochDuration }),
       signingRecord: new SigningRecord(stores.fresh(), RECENT_SLOTS),
       chain: store,
+      proposedBlocks: new Archiver({
+        rollup,
+        store,
+        worldState: ws,
+        constants,
+        finalityDepth: 2,
+        logger: silent,
+      }),
       worldState: ws,
       rollup,
       constants,

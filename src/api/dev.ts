@@ -1,11 +1,11 @@
 // Dev methods (svcDev_, admin port): move the embedded L1's time, in the spirit of Anvil's
 // cheat codes. Registered only when the node runs its own L1.
 import { z } from 'zod';
-import { bigintDec, frHex, l2Address, slotNumber, uint } from '../../core/codecs.js';
-import type { MessageSentEvent } from '../../l1/rollup-client.js';
-import type { CairnNode } from '../../node/node.js';
-import { defineMethod, type RpcMethod } from '../../rpc/registry.js';
-import { voidResult } from '../schemas.js';
+import { bigintDec, frHex, l2Address, slotNumber, uint } from '../core/codecs.js';
+import type { MessageSentEvent } from '../l1/rollup-client.js';
+import type { NodeApi } from '../node/node-api.js';
+import { defineMethod, type RpcMethod } from '../rpc/registry.js';
+import { voidResult } from './schemas.js';
 
 const moved = z
   .object({ l1BlockNumber: bigintDec, l2BlockNumber: uint, slot: uint.optional() })
@@ -24,8 +24,9 @@ const sentShape = (e: MessageSentEvent) => ({
   l1BlockNumber: e.l1BlockNumber,
 });
 
-export function devMethods(node: CairnNode): RpcMethod[] {
-  if (!node.l1.embedded) return [];
+export function devMethods(node: NodeApi): RpcMethod[] {
+  const { dev } = node;
+  if (dev === undefined) return [];
   const report = (r: { l1Block: bigint; l2Block: number; slot?: number }) => ({
     l1BlockNumber: r.l1Block,
     l2BlockNumber: r.l2Block,
@@ -45,7 +46,7 @@ export function devMethods(node: CairnNode): RpcMethod[] {
       ],
       resultName: 'moved',
       result: moved,
-      handler: async (blocks) => report(await node.mine(blocks ?? 1)),
+      handler: async (blocks) => report(await dev.mine(blocks ?? 1)),
     }),
     defineMethod({
       namespace: 'svcDev',
@@ -54,7 +55,7 @@ export function devMethods(node: CairnNode): RpcMethod[] {
       params: [{ name: 'slot', schema: slotNumber }],
       resultName: 'moved',
       result: moved,
-      handler: async (slot) => report(await node.advanceToSlot(slot)),
+      handler: async (slot) => report(await dev.advanceToSlot(slot)),
     }),
     defineMethod({
       namespace: 'svcDev',
@@ -63,7 +64,7 @@ export function devMethods(node: CairnNode): RpcMethod[] {
       params: [],
       resultName: 'moved',
       result: moved,
-      handler: async () => report(await node.advanceToNextEpoch()),
+      handler: async () => report(await dev.advanceToNextEpoch()),
     }),
     defineMethod({
       namespace: 'svcDev',
@@ -81,7 +82,7 @@ export function devMethods(node: CairnNode): RpcMethod[] {
       resultName: 'message',
       result: sentMessage,
       handler: async (recipient, content, secretHash) =>
-        sentShape(await node.sendL1ToL2Message({ recipient, content, secretHash })),
+        sentShape(await dev.sendL1ToL2Message({ recipient, content, secretHash })),
     }),
     defineMethod({
       namespace: 'svcDev',
@@ -96,7 +97,7 @@ export function devMethods(node: CairnNode): RpcMethod[] {
       resultName: 'message',
       result: sentMessage,
       handler: async (to, amount, secretHash) =>
-        sentShape(await node.depositFeeJuice({ to, amount, secretHash })),
+        sentShape(await dev.depositFeeJuice({ to, amount, secretHash })),
     }),
     defineMethod({
       namespace: 'svcDev',
@@ -106,7 +107,7 @@ export function devMethods(node: CairnNode): RpcMethod[] {
       params: [{ name: 'mode', schema: z.enum(['realtime', 'manual']) }],
       resultName: 'void',
       result: voidResult,
-      handler: (mode) => node.setClock(mode),
+      handler: (mode) => dev.setClock(mode),
     }),
   ];
 }

@@ -1,9 +1,8 @@
 // Log queries (issue 7, reference-facts §3.7), answered from the archiver's log index and blocks:
 // by tag in both method sets, private logs by block range, and public and contract class logs
 // by LogFilter.
-import type { ChainStore } from '../archiver/chain-store.js';
+import type { ChainReader } from '../archiver/chain-reader.js';
 import { comparePositions, type LogKind, type LogPosition, type TaggedLog } from '../archiver/log-store.js';
-import type { BlockRef } from '../archiver/queries.js';
 import {
   type ContractClassLog,
   type L2Block,
@@ -13,6 +12,7 @@ import {
 } from '../core/block.js';
 import { invalidParams } from '../core/errors.js';
 import type { Fr } from '../core/field.js';
+import type { BlockRef } from './chain.js';
 
 /** Logs per tag per page of the current set's tag queries ([M] MAX_LOGS_PER_TAG). */
 export const LOGS_PER_TAG_PAGE = 20;
@@ -87,7 +87,7 @@ interface Range {
 
 export class LogQueries {
   constructor(
-    private readonly chain: ChainStore,
+    private readonly chain: ChainReader,
     /** Resolves a reference block to its number; throws (refused) when the chain lacks it. */
     private readonly resolve: (ref: BlockRef) => number,
   ) {}

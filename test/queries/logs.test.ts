@@ -10,7 +10,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ChainStore } from '../../src/archiver/chain-store.js';
-import type { BlockRef } from '../../src/archiver/queries.js';
 import {
   CONTRACT_CLASS_LOG_SIZE_IN_FIELDS,
   type L2Block,
@@ -20,13 +19,14 @@ import {
 } from '../../src/core/block.js';
 import { NodeError, refused } from '../../src/core/errors.js';
 import type { Fr } from '../../src/core/field.js';
+import type { BlockRef } from '../../src/queries/chain.js';
 import {
   LOG_FILTER_PAGE,
   LOGS_PER_TAG_PAGE,
   type LogId,
   LogQueries,
   type LogResult,
-} from '../../src/node/log-queries.js';
+} from '../../src/queries/logs.js';
 import {
   classLog,
   emptyTxEffect,

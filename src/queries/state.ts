@@ -2,7 +2,7 @@
 // public storage, read from the world state as of a reference block. A reference block the chain
 // does not have, or one below the world state's history window, is refused with a message that
 // says which.
-import type { BlockRef, ChainQueries } from '../archiver/queries.js';
+
 import { invalidParams, refused } from '../core/errors.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { publicDataLeafSlot, readPublicData } from '../execution/public-storage.js';
@@ -13,6 +13,7 @@ import {
   type WorldState,
   type WorldStateReader,
 } from '../world-state/index.js';
+import type { BlockRef, ChainQueries } from './chain.js';
 
 /** Where a leaf is: its index and the block that inserted it. */
 export interface LeafInBlock {

@@ -1,9 +1,10 @@
 // Answers about the chain from the archiver's store: which block or checkpoint a parameter
 // names, and blocks and checkpoints in the shapes the API returns.
+
+import type { ChainReader } from '../archiver/chain-reader.js';
+import type { ChainTips, Checkpoint, PublishedCheckpoint } from '../archiver/types.js';
 import type { L2Block } from '../core/block.js';
 import { type L1RollupConstants, slotAt } from '../core/time.js';
-import type { ChainStore } from './chain-store.js';
-import type { Checkpoint, PublishedCheckpoint } from './types.js';
 
 export type BlockRef =
   | { kind: 'number'; number: number }
@@ -16,6 +17,12 @@ export type CheckpointRef =
   | { kind: 'number'; number: number }
   | { kind: 'slot'; slot: number }
   | { kind: 'tag'; tag: 'checkpointed' | 'proven' | 'finalized' };
+
+/** Checkpoints by number range, from a slot (either way), or a whole epoch. */
+export type CheckpointsQuery =
+  | { kind: 'range'; from: number; limit: number }
+  | { kind: 'slots'; fromSlot: number; limit: number; reverse: boolean }
+  | { kind: 'epoch'; epoch: number };
 
 export interface BlockOptions {
   includeTransactions?: boolean | undefined;
@@ -41,9 +48,14 @@ function checkpointCommon(c: Checkpoint) {
 
 export class ChainQueries {
   constructor(
-    private readonly store: ChainStore,
+    private readonly store: ChainReader,
     private readonly constants: L1RollupConstants,
   ) {}
+
+  /** The chain tips: proposed, checkpointed, proven, finalized. */
+  tips(): ChainTips {
+    return this.store.getTips();
+  }
 
   blockNumberOf(ref: BlockRef): number | undefined {
     const { store } = this;
@@ -91,6 +103,18 @@ export class ChainQueries {
     return out;
   }
 
+  /** Blocks from `from` (up to `limit`) as BlockResponses; with onlyCheckpointed, none past the checkpointed tip. */
+  blockResponses(
+    from: number,
+    limit: number,
+    options: BlockOptions & { onlyCheckpointed?: boolean | undefined } = {},
+  ) {
+    const checkpointed = this.store.getTips().checkpointed.block.number;
+    return this.blocks(from, limit)
+      .filter((b) => !options.onlyCheckpointed || b.number <= checkpointed)
+      .map((b) => this.blockResponse(b, options));
+  }
+
   checkpointNumberOf(ref: CheckpointRef): number | undefined {
     switch (ref.kind) {
       case 'number':
@@ -121,6 +145,35 @@ export class ChainQueries {
     };
   }
 
+  /** The checkpoint a parameter names, as a CheckpointResponse; undefined when there is none. */
+  checkpoint(ref: CheckpointRef, options: CheckpointOptions = {}) {
+    const n = this.checkpointNumberOf(ref);
+    const published = n === undefined ? undefined : this.store.getCheckpoint(n);
+    return published && this.checkpointResponse(published, options);
+  }
+
+  /** Checkpoints from number `from`, as many as exist up to `limit`, as CheckpointResponses. */
+  checkpointResponses(from: number, limit: number, options: CheckpointOptions = {}) {
+    const out = [];
+    for (let n = from; n < from + limit && n <= this.store.latestCheckpointNumber; n++)
+      out.push(this.checkpointResponse(this.store.getCheckpoint(n)!, options));
+    return out;
+  }
+
+  /** Checkpoint metadata for a range, from a slot, or a whole epoch. */
+  checkpointsData(query: CheckpointsQuery) {
+    const { store } = this;
+    if (query.kind === 'epoch')
+      return this.checkpointsOfEpoch(query.epoch).map((p) => this.checkpointData(p));
+    const numbers =
+      query.kind === 'range'
+        ? Array.from({ length: query.limit }, (_, i) => query.from + i).filter(
+            (n) => n <= store.latestCheckpointNumber,
+          )
+        : store.checkpointNumbersFromSlot(query.fromSlot, query.limit, query.reverse);
+    return numbers.map((n) => this.checkpointData(store.getCheckpoint(n)!));
+  }
+
   checkpointData(published: PublishedCheckpoint) {
     const c = published.checkpoint;
     return {
@@ -134,6 +187,11 @@ export class ChainQueries {
   /** The checkpoints of an epoch, in order. */
   checkpointsOfEpoch(epoch: number): PublishedCheckpoint[] {
     return this.store.checkpointsOfEpoch(epoch, this.constants.epochDuration);
+  }
+
+  /** The timestamp of the latest L1 block read. */
+  syncedL1Timestamp(): bigint | undefined {
+    return this.store.l1SyncPoint?.timestamp;
   }
 
   /** The last L2 slot whose L1 data the node has read in full. */

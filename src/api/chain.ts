@@ -1,16 +1,22 @@
-// Block, checkpoint and tip methods of the current set (svc_).
+// Block, checkpoint and tip methods of both sets: the current set's (svc_) and, beside them,
+// the earlier set's (node_) with its limits; and the world state's sync status, which both
+// sets answer alike.
 import { z } from 'zod';
-import { bigintDec, uint } from '../../core/codecs.js';
-import type { CairnNode } from '../../node/node.js';
-import { defineMethod, type RpcMethod } from '../../rpc/registry.js';
+import { bigintDec, uint } from '../core/codecs.js';
+import type { NodeApi } from '../node/node-api.js';
+import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import {
   blockData,
+  blockHeader,
   blockResponse,
   chainTips,
   checkpointData,
   checkpointResponse,
   l1RollupConstants,
-} from '../chain-schemas.js';
+  l2Block,
+  l2TipsEarlier,
+  worldStateSyncStatus,
+} from './chain-schemas.js';
 import {
   blockParameter,
   blockTagWithoutLatest,
@@ -18,7 +24,22 @@ import {
   checkpointsQuery,
   checkpointTag,
   MAX_CHECKPOINTS_DATA,
-} from '../params.js';
+} from './params.js';
+
+export function chainMethods(node: NodeApi): RpcMethod[] {
+  return [
+    ...svcChainMethods(node),
+    ...nodeChainMethods(node),
+    ...defineMethods(['svc', 'node'], {
+      name: 'getWorldStateSyncStatus',
+      summary: 'How far the world state has synced',
+      params: [],
+      resultName: 'status',
+      result: worldStateSyncStatus,
+      handler: () => node.info.getWorldStateSyncStatus(),
+    }),
+  ];
+}
 
 export const MAX_BLOCKS = 100;
 export const MAX_CHECKPOINTS = 100;
@@ -46,9 +67,9 @@ const checkpointIncludeOptions = blockIncludeOptions
   .extend({ includeBlocks: z.boolean().optional() })
   .describe('Which optional parts to include; blocks get bodies only with includeTransactions');
 
-export function svcChainMethods(node: CairnNode): RpcMethod[] {
-  const q = node.queries;
-  const tips = () => node.chain.getTips();
+function svcChainMethods(node: NodeApi): RpcMethod[] {
+  const q = node.queries.chain;
+  const tips = () => q.tips();
   return [
     defineMethod({
       namespace: 'svc',
@@ -112,7 +133,7 @@ export function svcChainMethods(node: CairnNode): RpcMethod[] {
       params: [],
       resultName: 'timestamp',
       result: bigintDec.optional(),
-      handler: () => node.chain.l1SyncPoint?.timestamp,
+      handler: () => q.syncedL1Timestamp(),
     }),
     defineMethod({
       namespace: 'svc',
@@ -160,13 +181,7 @@ export function svcChainMethods(node: CairnNode): RpcMethod[] {
       ],
       resultName: 'blocks',
       result: z.array(blockResponse),
-      handler: (start, limit, options) => {
-        const checkpointed = tips().checkpointed.block.number;
-        return q
-          .blocks(start, limit)
-          .filter((b) => !options?.onlyCheckpointed || b.number <= checkpointed)
-          .map((b) => q.blockResponse(b, options));
-      },
+      handler: (start, limit, options) => q.blockResponses(start, limit, options),
     }),
     defineMethod({
       namespace: 'svc',
@@ -178,11 +193,7 @@ export function svcChainMethods(node: CairnNode): RpcMethod[] {
       ],
       resultName: 'checkpoint',
       result: checkpointResponse.optional(),
-      handler: (param, options) => {
-        const n = q.checkpointNumberOf(param);
-        const published = n === undefined ? undefined : node.chain.getCheckpoint(n);
-        return published && q.checkpointResponse(published, options);
-      },
+      handler: (param, options) => q.checkpoint(param, options),
     }),
     defineMethod({
       namespace: 'svc',
@@ -195,13 +206,7 @@ export function svcChainMethods(node: CairnNode): RpcMethod[] {
       ],
       resultName: 'checkpoints',
       result: z.array(checkpointResponse),
-      handler: (start, limit, options) => {
-        const out = [];
-        for (let n = start; n < start + limit && n <= node.chain.latestCheckpointNumber; n++) {
-          out.push(q.checkpointResponse(node.chain.getCheckpoint(n)!, options));
-        }
-        return out;
-      },
+      handler: (start, limit, options) => q.checkpointResponses(start, limit, options),
     }),
     defineMethod({
       namespace: 'svc',
@@ -210,17 +215,83 @@ export function svcChainMethods(node: CairnNode): RpcMethod[] {
       params: [{ name: 'query', schema: checkpointsQuery }],
       resultName: 'checkpointsData',
       result: z.array(checkpointData),
-      handler: (query) => {
-        const store = node.chain;
-        if (query.kind === 'epoch') return q.checkpointsOfEpoch(query.epoch).map((p) => q.checkpointData(p));
-        const numbers =
-          query.kind === 'range'
-            ? Array.from({ length: query.limit }, (_, i) => query.from + i).filter(
-                (n) => n <= store.latestCheckpointNumber,
-              )
-            : store.checkpointNumbersFromSlot(query.fromSlot, query.limit, query.reverse);
-        return numbers.map((n) => q.checkpointData(store.getCheckpoint(n)!));
+      handler: (query) => q.checkpointsData(query),
+    }),
+  ];
+}
+
+// ---- the earlier set (node_) ----------------------------------------------------------------
+
+const blockNumberOrLatest = z
+  .union([uint, z.literal('latest')], { error: 'expected a block number or "latest"' })
+  .describe('A block number or "latest"');
+
+function nodeChainMethods(node: NodeApi): RpcMethod[] {
+  const q = node.queries.chain;
+  const blockOf = (n: number | 'latest' | undefined) =>
+    q.block(
+      n === undefined || n === 'latest' ? { kind: 'tag', tag: 'proposed' } : { kind: 'number', number: n },
+    );
+  return [
+    defineMethod({
+      namespace: 'node',
+      name: 'getBlockNumber',
+      summary: 'The latest block number',
+      params: [],
+      resultName: 'blockNumber',
+      result: uint,
+      handler: () => q.tips().proposed.number,
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'getProvenBlockNumber',
+      summary: 'The latest proven block number',
+      params: [],
+      resultName: 'blockNumber',
+      result: uint,
+      handler: () => q.tips().proven.block.number,
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'getL2Tips',
+      summary: 'The chain tips: latest (proposed), pending (checkpointed), proven',
+      params: [],
+      resultName: 'tips',
+      result: l2TipsEarlier,
+      handler: () => {
+        const tips = q.tips();
+        return { latest: tips.proposed, pending: tips.checkpointed.block, proven: tips.proven.block };
       },
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'getBlock',
+      summary: 'A block by number, or the latest',
+      params: [{ name: 'blockNumber', schema: blockNumberOrLatest }],
+      resultName: 'block',
+      result: l2Block.optional(),
+      handler: (n) => blockOf(n),
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'getBlocks',
+      summary: `Up to limit (1 to ${MAX_BLOCKS}) blocks from a block number (at least 1)`,
+      params: [
+        { name: 'from', schema: uint.min(1, 'from is at least 1') },
+        { name: 'limit', schema: z.number().int().min(1).max(MAX_BLOCKS, `limit is 1 to ${MAX_BLOCKS}`) },
+      ],
+      resultName: 'blocks',
+      result: z.array(l2Block),
+      handler: (from, limit) => q.blocks(from, limit),
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'getBlockHeader',
+      summary: 'The header of a block (the latest when omitted)',
+      params: [{ name: 'blockNumber', schema: blockNumberOrLatest, optional: true }],
+      resultName: 'header',
+      result: blockHeader.optional(),
+      handler: (n) => blockOf(n)?.header,
     }),
   ];
 }

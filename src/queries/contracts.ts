@@ -1,13 +1,13 @@
 // Contract queries (issue 7): published classes by id, and instances by address as of a block,
 // with the class they run as of that block's time.
-import type { ChainStore } from '../archiver/chain-store.js';
-import type { BlockRef } from '../archiver/queries.js';
+import type { ChainReader } from '../archiver/chain-reader.js';
 import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';
 import type { Fr } from '../core/field.js';
+import type { BlockRef } from './chain.js';
 
 export class ContractQueries {
   constructor(
-    private readonly chain: ChainStore,
+    private readonly chain: ChainReader,
     /** Resolves a reference block to its number; throws (refused) when the chain lacks it. */
     private readonly resolve: (ref: BlockRef) => number,
   ) {}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { RevertCode, spongeBlobHash, type TxEffect } from '../../src/core/block.js';
 import { blockHeaderHash, emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
+import { buildBlock } from '../../src/execution/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
 import { rootFromPath } from '../world-state/model.js';

@@ -1,10 +1,10 @@
 // Admin methods (admin port): svcAdmin_* and, where the earlier set has them, nodeAdmin_*.
 import { z } from 'zod';
-import { uint } from '../../core/codecs.js';
-import { adminConfig, adminConfigUpdate } from '../../node/admin-config.js';
-import type { CairnNode } from '../../node/node.js';
-import { defineMethod, defineMethods, type RpcMethod } from '../../rpc/registry.js';
-import { voidResult } from '../schemas.js';
+import { uint } from '../core/codecs.js';
+import { adminConfig, adminConfigUpdate } from '../node/admin-config.js';
+import type { NodeApi } from '../node/node-api.js';
+import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
+import { voidResult } from './schemas.js';
 
 const BOTH = ['svcAdmin', 'nodeAdmin'] as const;
 
@@ -22,7 +22,7 @@ const force = {
   optional: true,
 } as const;
 
-export function adminMethods(node: CairnNode): RpcMethod[] {
+export function adminMethods(node: NodeApi): RpcMethod[] {
   const { admin } = node;
   return [
     ...defineMethods(BOTH, {

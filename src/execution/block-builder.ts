@@ -3,7 +3,6 @@
 // nullifiers (a 64-leaf subtree per tx) and public-data writes, then the header over the new
 // tree snapshots, whose hash is appended to the archive tree.
 
-import type { ChainStore } from '../archiver/chain-store.js';
 import {
   L1_TO_L2_MESSAGES_PER_CHECKPOINT,
   type L2Block,
@@ -153,11 +152,4 @@ export async function replayBlock(
   if (rebuilt.hash !== block.hash) return false;
   await worldState.commit(fork);
   return true;
-}
-
-/** Drops proposed blocks that never made it into a checkpoint, from the chain and the world state. */
-export async function dropUncheckpointedBlocks(chain: ChainStore, worldState: WorldState): Promise<void> {
-  const base = chain.getTips().checkpointed.block.number;
-  if (chain.latestBlockNumber > base) chain.unwindBlocksAfter(base);
-  if (worldState.latestBlockNumber > base) await worldState.rollbackTo(base);
 }

@@ -2,9 +2,8 @@
 // (its leaf index, the checkpoint and block that insert it, its witness in the L1-to-L2 tree), and
 // the L2-to-L1 messages of blocks and epochs with their witnesses against the outbox root that
 // L1 holds as of the node's synced L1 block.
-import type { ChainStore } from '../archiver/chain-store.js';
+import type { ChainReader } from '../archiver/chain-reader.js';
 import { checkpointOfMessageIndex } from '../archiver/message-store.js';
-import type { BlockRef } from '../archiver/queries.js';
 import type { PublishedCheckpoint } from '../archiver/types.js';
 import { invalidParams } from '../core/errors.js';
 import { type Fr, toHex32 } from '../core/field.js';
@@ -15,7 +14,8 @@ import {
   smallestCoveringNumCheckpoints,
 } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants } from '../core/time.js';
-import type { MembershipWitnessResult, StateQueries } from './state-queries.js';
+import type { BlockRef } from './chain.js';
+import type { MembershipWitnessResult, StateQueries } from './state.js';
 
 /** What the queries read from L1: the outbox's roots of an epoch as of an L1 block. */
 export interface OutboxReader {
@@ -24,7 +24,7 @@ export interface OutboxReader {
 
 export class MessageQueries {
   constructor(
-    private readonly chain: ChainStore,
+    private readonly chain: ChainReader,
     private readonly state: StateQueries,
     private readonly outbox: OutboxReader,
     private readonly constants: Pick<L1RollupConstants, 'epochDuration'>,

@@ -12,7 +12,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { checkpointOfMessageIndex } from '../../src/archiver/message-store.js';
-import { type BlockRef, ChainQueries } from '../../src/archiver/queries.js';
 import type { PublishedCheckpoint } from '../../src/archiver/types.js';
 import { L1_TO_L2_MESSAGES_PER_CHECKPOINT, type L2Block, type TxEffect } from '../../src/core/block.js';
 import { emptyCheckpointHeader, emptyGlobalVariables } from '../../src/core/block-header.js';
@@ -24,9 +23,10 @@ import {
   verifyL2ToL1Membership,
 } from '../../src/core/out-hash.js';
 import type { L1RollupConstants } from '../../src/core/time.js';
-import { MessageQueries, type OutboxReader } from '../../src/node/message-queries.js';
-import { StateQueries } from '../../src/node/state-queries.js';
-import { buildBlock } from '../../src/sequencer/block-builder.js';
+import { buildBlock } from '../../src/execution/block-builder.js';
+import { type BlockRef, ChainQueries } from '../../src/queries/chain.js';
+import { MessageQueries, type OutboxReader } from '../../src/queries/messages.js';
+import { StateQueries } from '../../src/queries/state.js';
 import { TreeId } from '../../src/world-state/index.js';
 import {
   emptyTxEffect,

@@ -1,19 +1,34 @@
 // Answers the validator, P2P and slashing queries from the consensus parts.
 import { unavailable } from '../core/errors.js';
 import { type L1RollupConstants, slotAt } from '../core/time.js';
-import type { RollupClient } from '../l1/rollup-client.js';
-import type { PeerInfo } from '../p2p/network.js';
+import type { L1Head } from '../l1/roles.js';
+import type { P2PNetwork, PeerInfo } from '../p2p/network.js';
+import type { AttestationPool } from '../validators/attestation-pool.js';
+import type { SlashVoter } from '../validators/slash-voter.js';
 import type { SlashPayloadRound } from '../validators/slash-votes.js';
-import { type Offense, roundOfSlot } from '../validators/slashing.js';
-import type { SingleValidatorStats, ValidatorsStats } from '../validators/stats.js';
-import type { Consensus } from './consensus.js';
+import { type Offense, type OffenseStore, roundOfSlot } from '../validators/slashing.js';
+import type { SingleValidatorStats, ValidatorStatsStore, ValidatorsStats } from '../validators/stats.js';
 
 const P2P_OFF = 'P2P is disabled on this node (start it with --p2p)';
 
+/** The consensus parts the queries read (the node's consensus assembly provides them). */
+export interface ConsensusParts {
+  pool: AttestationPool;
+  offenses: OffenseStore;
+  /** Slots per slashing round. */
+  slashingRoundSize: number;
+  /** Undefined when the rollup has no Slasher. */
+  slashVoter: SlashVoter | undefined;
+  /** Undefined when validator stats are off. */
+  stats: ValidatorStatsStore | undefined;
+  /** Undefined when P2P is off. */
+  network: P2PNetwork | undefined;
+}
+
 export class ValidatorQueries {
   constructor(
-    private readonly consensus: Consensus,
-    private readonly rollup: RollupClient,
+    private readonly consensus: ConsensusParts,
+    private readonly rollup: L1Head,
     private readonly constants: L1RollupConstants,
   ) {}
 

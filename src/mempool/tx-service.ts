@@ -4,7 +4,8 @@
 // landed become mined, txs of pruned blocks come back, and pending txs that can no longer be
 // included (nullifier landed, expired, anchor block gone) leave it.
 import type { Logger } from 'pino';
-import type { ChainStore, IndexedTxEffect } from '../archiver/chain-store.js';
+import type { ChainReader } from '../archiver/chain-reader.js';
+import type { IndexedTxEffect } from '../archiver/chain-store.js';
 import { RevertCode, type TxEffect } from '../core/block.js';
 import type { GasFees, GlobalVariables } from '../core/block-header.js';
 import type { AllowedElement } from '../core/constants.js';
@@ -21,7 +22,10 @@ import {
 } from '../execution/executor.js';
 import { publicDataLeafSlot } from '../execution/public-storage.js';
 import type { FeeOracle } from '../l1/fee-oracle.js';
-import { type AddResult, type PoolEntry, TxPool } from '../mempool/tx-pool.js';
+import type { TxSource } from '../sequencer/sequencer.js';
+import type { Database, StoreEnvironment } from '../store/environment.js';
+import { TreeId, type WorldState } from '../world-state/index.js';
+import { type AddResult, type PoolEntry, TxPool } from './tx-pool.js';
 import {
   DEV_PROOF_VERIFIER,
   TX_ERROR,
@@ -29,10 +33,7 @@ import {
   TxValidator,
   type ValidationContext,
   type ValidationOptions,
-} from '../mempool/validator.js';
-import type { TxSource } from '../sequencer/sequencer.js';
-import type { Database, StoreEnvironment } from '../store/environment.js';
-import { TreeId, type WorldState } from '../world-state/index.js';
+} from './validator.js';
 
 export const TX_DROPPED_ERROR = 'Tx dropped by P2P node';
 
@@ -72,7 +73,7 @@ export interface PublicSimulationOutput {
 export interface TxServiceOptions {
   env: StoreEnvironment;
   worldState: WorldState;
-  chain: ChainStore;
+  chain: ChainReader;
   fees: FeeOracle;
   constants: L1RollupConstants;
   chainId: number;

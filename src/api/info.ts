@@ -1,0 +1,121 @@
+// Node information methods. The current set (svc_) and the earlier set (node_) answer them
+// identically, so both sets are declared from one list; the earlier set's debug method that
+// registers function signatures (named in logs) follows.
+import { z } from 'zod';
+import { uint } from '../core/codecs.js';
+import type { NodeApi } from '../node/node-api.js';
+import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
+import {
+  allowedElements,
+  l1ContractAddresses,
+  nodeInfo,
+  protocolContractAddresses,
+  voidResult,
+} from './schemas.js';
+
+/** Limits of the earlier set's debug method (10,000 characters per signature). */
+const MAX_SIGNATURES = 100;
+const MAX_SIGNATURE_LENGTH = 10_000;
+
+const functionSignature = z
+  .string()
+  .min(3, 'a function signature looks like name(type,...)')
+  .max(MAX_SIGNATURE_LENGTH, `a function signature is at most ${MAX_SIGNATURE_LENGTH} characters`)
+  .regex(/^[^\s()]+\(\S*\)$/, 'a function signature looks like name(type,...) and has no whitespace');
+
+const BOTH = ['svc', 'node'] as const;
+
+export function infoMethods(node: NodeApi): RpcMethod[] {
+  const { info } = node;
+  return [
+    ...defineMethods(BOTH, {
+      name: 'getNodeInfo',
+      summary: 'Information about the node: versions, chain id, protocol contracts, tx limits',
+      params: [],
+      resultName: 'nodeInfo',
+      result: nodeInfo,
+      handler: () => info.getNodeInfo(),
+    }),
+    ...defineMethods(BOTH, {
+      name: 'getNodeVersion',
+      summary: 'The version of the node package',
+      params: [],
+      resultName: 'version',
+      result: z.string(),
+      handler: () => info.getNodeInfo().nodeVersion,
+    }),
+    ...defineMethods(BOTH, {
+      name: 'getVersion',
+      summary: 'The rollup version',
+      params: [],
+      resultName: 'rollupVersion',
+      result: uint,
+      handler: () => info.getNodeInfo().rollupVersion,
+    }),
+    ...defineMethods(BOTH, {
+      name: 'getChainId',
+      summary: 'The chain id of the L1 chain',
+      params: [],
+      resultName: 'chainId',
+      result: uint,
+      handler: () => info.getNodeInfo().l1ChainId,
+    }),
+    ...defineMethods(BOTH, {
+      name: 'isReady',
+      summary: 'Whether the node is ready to accept transactions',
+      params: [],
+      resultName: 'ready',
+      result: z.boolean(),
+      handler: () => info.isReady(),
+    }),
+    ...defineMethods(BOTH, {
+      name: 'getEncodedEnr',
+      summary: 'The node record for peer discovery, or null while P2P is off',
+      params: [],
+      resultName: 'enr',
+      result: z.string().optional(),
+      handler: () => info.getEncodedEnr(),
+    }),
+    ...defineMethods(BOTH, {
+      name: 'getAllowedPublicSetup',
+      summary: 'Public functions allowed in the setup phase of a tx: protocol defaults plus configuration',
+      params: [],
+      resultName: 'allowedElements',
+      result: allowedElements,
+      handler: () => info.getAllowedPublicSetup(),
+    }),
+    ...defineMethods(BOTH, {
+      name: 'getL1ContractAddresses',
+      summary: 'Addresses of the rollup contracts on L1',
+      params: [],
+      resultName: 'l1ContractAddresses',
+      result: l1ContractAddresses,
+      handler: () => info.getL1ContractAddresses(),
+    }),
+    ...defineMethods(BOTH, {
+      name: 'getProtocolContractAddresses',
+      summary: 'Addresses of the protocol contracts',
+      params: [],
+      resultName: 'protocolContractAddresses',
+      result: protocolContractAddresses,
+      handler: () => info.getNodeInfo().protocolContractAddresses,
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'registerContractFunctionSignatures',
+      summary: 'Registers function signatures so that their selectors are named in logs',
+      params: [
+        {
+          name: 'functionSignatures',
+          schema: z
+            .array(functionSignature)
+            .max(MAX_SIGNATURES, `at most ${MAX_SIGNATURES} signatures per call`),
+          description: 'Signatures such as transfer((Field),u128)',
+        },
+      ],
+      resultName: 'void',
+      result: voidResult,
+      handler: (signatures) => info.registerFunctionSignatures(signatures),
+    }),
+  ];
+}

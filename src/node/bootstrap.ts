@@ -1,0 +1,143 @@
+// Start-up steps of the composition root that stand on their own: restoring a snapshot into
+// an empty data directory, opening the validator keystore, connecting to L1 (embedded or
+// external), and what the node says about its hashing backend and dev accounts.
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config/settings.js';
+import { toHex32 } from '../core/field.js';
+import { poseidon2Backend } from '../core/hash/index.js';
+import { devAccounts } from '../execution/dev-accounts.js';
+import {
+  connectEmbeddedL1,
+  connectExternalL1,
+  type ExternalL1Options,
+  type L1Connection,
+} from '../l1/connect.js';
+import type { S3Settings } from '../snapshots/file-store.js';
+import type { SnapshotEntry } from '../snapshots/snapshot-index.js';
+import { ensureDevKeystore, loadKeystore, type Validator } from '../validators/keystore.js';
+import { TreeId, type WorldState } from '../world-state/index.js';
+import type { DataDir } from './data-dir.js';
+import { isFreshDataDir, restoreSnapshot } from './snapshots.js';
+
+/** S3 access for snapshot locations, from the settings. */
+export function s3SettingsOf(config: Config): S3Settings {
+  return {
+    region: config.s3Region,
+    ...(config.s3Endpoint === undefined ? {} : { endpoint: config.s3Endpoint }),
+    ...(config.s3AccessKeyId === undefined ? {} : { accessKeyId: config.s3AccessKeyId }),
+    ...(config.s3SecretAccessKey === undefined ? {} : { secretAccessKey: config.s3SecretAccessKey }),
+  };
+}
+
+/** Says which Poseidon2 hasher runs; the pure-TypeScript one is a warning (about 10x slower). */
+export function logHashingBackend(logger: Logger): void {
+  const hashing = poseidon2Backend();
+  if (hashing.kind === 'native') logger.info(`Poseidon2: native addon (${hashing.addonPath})`);
+  else {
+    logger.warn(
+      `Poseidon2: using the pure-TypeScript hasher, about 10x slower than the native addon (${hashing.reason}); ` +
+        'run `npm rebuild` with g++, make and python3 available to build it',
+    );
+  }
+}
+
+/** Prints the prefunded dev accounts, as Anvil prints its accounts. */
+export function logDevAccounts(count: number, logger: Logger): void {
+  const accounts = devAccounts(count);
+  if (accounts.length === 0) return;
+  const lines = accounts.map((a) => `(${a.index}) ${toHex32(a.address)} (${a.balance} Fee Juice)`);
+  logger.info(`dev accounts, prefunded at genesis:\n${lines.join('\n')}`);
+}
+
+/** With snapshotUrl and an empty data directory: restores the newest snapshot there, if any. */
+export async function restoreSnapshotIfAsked(
+  config: Config,
+  dataDir: DataDir,
+  logger: Logger,
+): Promise<SnapshotEntry | undefined> {
+  if (config.snapshotUrl === undefined) return undefined;
+  if (config.l1RpcUrl === undefined || config.l1ContractAddresses === undefined) {
+    throw new Error(
+      'snapshotUrl needs l1RpcUrl and l1ContractAddresses: a snapshot belongs to a rollup deployed on an existing L1',
+    );
+  }
+  if (!isFreshDataDir(dataDir.path)) {
+    logger.info(`the data directory already holds a chain: not restoring from ${config.snapshotUrl}`);
+    return undefined;
+  }
+  return restoreSnapshot({
+    location: config.snapshotUrl,
+    dataDir: dataDir.path,
+    meta: {
+      l1ChainId: config.l1ChainId,
+      rollupVersion: config.rollupVersion,
+      rollupAddress: config.l1ContractAddresses.rollupAddress,
+    },
+    s3: s3SettingsOf(config),
+    logger: logger.child({ component: 'snapshot' }),
+  });
+}
+
+/** The validator keystore: a dev keystore of new keys unless keystorePath names one. */
+export function openKeystore(config: Config, path: string, logger: Logger): Validator[] {
+  if (config.keystorePath === undefined && ensureDevKeystore(path, config.devValidators).created) {
+    logger.info(`created a dev keystore of ${config.devValidators} validators at ${path}`);
+  }
+  const validators = loadKeystore(path);
+  logger.info(`validators: ${validators.map((v) => v.attester.address).join(', ')}`);
+  return validators;
+}
+
+export function connectL1(
+  config: Config,
+  dataDir: DataDir,
+  worldState: WorldState,
+  validators: Validator[],
+  logger: Logger,
+): Promise<L1Connection> {
+  const log = { info: (m: string) => logger.info(m), warn: (m: string) => logger.warn(m) };
+  const local = new Set(validators.map((v) => v.attester.address.toLowerCase()));
+  const remote = config.remoteValidators.filter((a) => !local.has(a)) as `0x${string}`[];
+  const quorum = config.slashingQuorumSize;
+  if (quorum !== undefined && (quorum * 2 <= config.slashingRoundSize || quorum > config.slashingRoundSize))
+    throw new Error(
+      `slashingQuorumSize ${quorum} must be more than half of slashingRoundSize ${config.slashingRoundSize} and at most all of it`,
+    );
+  if (config.l1RpcUrl !== undefined) {
+    if (remote.length > 0)
+      logger.warn('remoteValidators only apply when the embedded L1 is deployed: the validator set is on L1');
+    return connectExternalL1(
+      {
+        rpcUrl: config.l1RpcUrl,
+        chainId: config.l1ChainId,
+        // The setting's schema checked each is 0x + 40 hex digits.
+        addresses: config.l1ContractAddresses as ExternalL1Options['addresses'],
+        rollupVersion: config.rollupVersion,
+      },
+      log,
+    );
+  }
+  return connectEmbeddedL1(
+    {
+      dir: join(dataDir.path, 'l1'),
+      chainId: config.l1ChainId,
+      blockTime: config.clock === 'realtime' ? config.l1BlockTime : undefined,
+      deploy: {
+        slotDuration: config.slotDuration,
+        epochDuration: config.epochDuration,
+        proofSubmissionEpochs: config.proofSubmissionEpochs,
+        targetCommitteeSize: config.targetCommitteeSize,
+        manaTarget: config.manaTarget,
+        rollupVersion: config.rollupVersion,
+        genesisArchiveRoot: worldState.at(0).snapshot(TreeId.ARCHIVE).root,
+        validators: [...validators.map((v) => v.attester.address), ...remote],
+        slashingRoundSize: config.slashingRoundSize,
+        slashingQuorumSize: config.slashingQuorumSize,
+      },
+      // Remote validators' nodes publish from their attester address unless they name a publisher.
+      fund: [...new Set([...validators.map((v) => v.publisher.address), ...remote])],
+    },
+    log,
+  );
+}

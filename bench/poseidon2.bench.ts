@@ -7,7 +7,7 @@ import {
   poseidon2Hash,
   poseidon2HashBatchFields,
   poseidon2HashPairs,
-} from '../src/core/hash/index.js';
+} from '../src/core/hash/poseidon2.js';
 import { poseidon2HashTs } from '../src/core/hash/poseidon2-ts.js';
 
 const BATCH_PAIRS = 65_536;

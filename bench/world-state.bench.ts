@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Fr } from '../src/core/field.js';
 import { openEnvironment } from '../src/store/environment.js';
-import { genesisBlockHashOf, TreeId, WorldState } from '../src/world-state/index.js';
+import { genesisBlockHashOf } from '../src/world-state/genesis.js';
+import { TreeId } from '../src/world-state/types.js';
+import { WorldState } from '../src/world-state/world-state.js';
 
 const TREE_LEAVES = 1 << 20;
 const BUILD_BLOCK_TXS = 256;

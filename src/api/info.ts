@@ -5,13 +5,8 @@ import { z } from 'zod';
 import { uint } from '../core/codecs.js';
 import type { NodeApi } from '../node/node-api.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
-import {
-  allowedElements,
-  l1ContractAddresses,
-  nodeInfo,
-  protocolContractAddresses,
-  voidResult,
-} from './schemas.js';
+import { allowedElements, l1ContractAddresses, nodeInfo, protocolContractAddresses } from './info-schemas.js';
+import { voidResult } from './schemas.js';
 
 /** Limits of the earlier set's debug method (10,000 characters per signature). */
 const MAX_SIGNATURES = 100;

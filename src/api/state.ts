@@ -6,7 +6,7 @@ import type { NodeApi } from '../node/node-api.js';
 import type { BlockRef } from '../queries/chain.js';
 import type { IndexedWitnessResult } from '../queries/state.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
-import { TreeId } from '../world-state/index.js';
+import { TreeId } from '../world-state/types.js';
 import { referenceBlock } from './params.js';
 
 /** At most this many leaf values per findLeavesIndexes call. */

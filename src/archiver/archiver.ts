@@ -14,7 +14,7 @@ import type {
   CheckpointsPrunedEvent,
   EpochProvenEvent,
 } from '../l1/rollup-client.js';
-import type { WorldState } from '../world-state/index.js';
+import type { WorldState } from '../world-state/world-state.js';
 import type { ProposedBlocks } from './chain-reader.js';
 import type { ChainStore, L1SyncPoint } from './chain-store.js';
 import { genesisBlockOf } from './genesis.js';

@@ -2,7 +2,8 @@
 
 import type { L2Block } from '../core/block.js';
 import { blockHeaderHash, genesisBlockHeader } from '../core/block-header.js';
-import { TreeId, type WorldState } from '../world-state/index.js';
+import { TreeId } from '../world-state/types.js';
+import type { WorldState } from '../world-state/world-state.js';
 
 export function genesisBlockOf(worldState: WorldState): L2Block {
   const view = worldState.at(0);

@@ -23,7 +23,8 @@
 // Checkpoint hash = sha256ToField([serialisation]) (the same bytes the L1 rollup contract hashes).
 
 import { type Fr, isFr } from './field.js';
-import { poseidon2HashWithSeparator, sha256ToField } from './hash/index.js';
+import { poseidon2HashWithSeparator } from './hash/poseidon2.js';
+import { sha256ToField } from './hash/sha256.js';
 
 /** Number of field elements in a serialised block header. */
 export const BLOCK_HEADER_LENGTH = 22;

@@ -1,7 +1,7 @@
 // L2 blocks and the tx effects they carry (reference-facts §3.3, §3.5).
 import type { AppendOnlyTreeSnapshot, BlockHeader } from './block-header.js';
 import type { Fr } from './field.js';
-import { poseidon2HashWithSeparator } from './hash/index.js';
+import { poseidon2HashWithSeparator } from './hash/poseidon2.js';
 
 export const PRIVATE_LOG_SIZE_IN_FIELDS = 16;
 export const CONTRACT_CLASS_LOG_SIZE_IN_FIELDS = 3023;

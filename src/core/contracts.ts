@@ -7,7 +7,7 @@ import type { ContractClassLog, PrivateLog, PublicLog } from './block.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from './constants.js';
 import type { Fr } from './field.js';
 import { addPoints, GRUMPKIN_GENERATOR, isOnCurve, multiplyPoint, type Point } from './grumpkin.js';
-import { poseidon2Hash, poseidon2HashWithSeparator } from './hash/index.js';
+import { poseidon2Hash, poseidon2HashWithSeparator } from './hash/poseidon2.js';
 
 /** Domain separators (each the low 32 bits of poseidon2HashBytes("az_dom_sep__" + name)). */
 export const CONTRACT_SEPARATORS = {

@@ -3,7 +3,9 @@
 // a Fee Juice deposit made through the portal.
 import { siloNullifier } from './contracts.js';
 import { type Fr, toBytes32 } from './field.js';
-import { keccak256, poseidon2HashWithSeparator, sha256ToField } from './hash/index.js';
+import { keccak256 } from './hash/keccak.js';
+import { poseidon2HashWithSeparator } from './hash/poseidon2.js';
+import { sha256ToField } from './hash/sha256.js';
 
 export const SECRET_HASH_SEPARATOR = 4_199_652_938;
 export const MESSAGE_NULLIFIER_SEPARATOR = 3_754_509_616;

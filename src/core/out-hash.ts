@@ -28,7 +28,7 @@
 // vectors confirm this (see test/core/out-hash.test.ts).
 import { ethAddressToField } from './block-header.js';
 import { type Fr, isFr, toBytes32 } from './field.js';
-import { sha256ToField } from './hash/index.js';
+import { sha256ToField } from './hash/sha256.js';
 
 /** Height of the balanced epoch out-hash tree. */
 export const OUT_HASH_TREE_HEIGHT = 5;

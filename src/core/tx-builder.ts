@@ -13,7 +13,7 @@ import {
   siloNullifier,
 } from './contracts.js';
 import { bytesToFr, FR_MODULUS, type Fr } from './field.js';
-import { functionSelector } from './hash/index.js';
+import { functionSelector } from './hash/selector.js';
 import {
   calldataHash,
   computePrivateGasUsed,

@@ -6,7 +6,7 @@
 import { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS, type PrivateLog } from './block.js';
 import type { GasFees } from './block-header.js';
 import { type Fr, toBytes32 } from './field.js';
-import { poseidon2Hash, poseidon2HashWithSeparator } from './hash/index.js';
+import { poseidon2Hash, poseidon2HashWithSeparator } from './hash/poseidon2.js';
 
 export type { GasFees };
 

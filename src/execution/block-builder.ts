@@ -16,7 +16,8 @@ import {
   type GlobalVariables,
 } from '../core/block-header.js';
 import type { Fr } from '../core/field.js';
-import { TreeId, type WorldState, type WorldStateFork } from '../world-state/index.js';
+import { TreeId, type WorldStateFork } from '../world-state/types.js';
+import type { WorldState } from '../world-state/world-state.js';
 
 export interface BlockInput {
   globalVariables: GlobalVariables;

@@ -3,8 +3,8 @@
 // the same genesis state. cairn txs carry no account signatures (the proof stands for them), so
 // an account is just its address.
 import type { Fr } from '../core/field.js';
-import { poseidon2HashWithSeparator } from '../core/hash/index.js';
-import type { PublicDataWrite } from '../world-state/index.js';
+import { poseidon2HashWithSeparator } from '../core/hash/poseidon2.js';
+import type { PublicDataWrite } from '../world-state/types.js';
 import { feeJuiceBalanceSlot } from './protocol-contracts.js';
 
 /** Domain separator of dev account addresses ("DEVA"). */

@@ -24,7 +24,7 @@ import {
   type Tx,
   type TxSideEffects,
 } from '../core/tx.js';
-import { TreeId, type WorldStateReader } from '../world-state/index.js';
+import { TreeId, type WorldStateReader } from '../world-state/types.js';
 import {
   feeJuiceBalanceSlot,
   PublicCallRevert,

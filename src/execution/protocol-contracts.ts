@@ -10,7 +10,7 @@ import {
 } from '../core/constants.js';
 import { instanceUpdatedLogFields, siloNullifier, UPDATED_CLASS_IDS_SLOT } from '../core/contracts.js';
 import { type Fr, toHex32 } from '../core/field.js';
-import { functionSelector } from '../core/hash/index.js';
+import { functionSelector } from '../core/hash/selector.js';
 import {
   computeSecretHash,
   feeJuiceDepositContent,

@@ -3,8 +3,8 @@
 // reader that can be rolled back to a mark — a reverted phase leaves none of them behind.
 import type { PublicDataWriteEffect, PublicLog } from '../core/block.js';
 import type { Fr } from '../core/field.js';
-import { poseidon2HashWithSeparator } from '../core/hash/index.js';
-import { TreeId, type WorldStateReader } from '../world-state/index.js';
+import { poseidon2HashWithSeparator } from '../core/hash/poseidon2.js';
+import { TreeId, type WorldStateReader } from '../world-state/types.js';
 
 export const PUBLIC_LEAF_SLOT_SEPARATOR = 1_247_650_290;
 export const PUBLIC_STORAGE_MAP_SLOT_SEPARATOR = 4_015_149_901;

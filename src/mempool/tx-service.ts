@@ -22,9 +22,9 @@ import {
 } from '../execution/executor.js';
 import { publicDataLeafSlot } from '../execution/public-storage.js';
 import type { FeeOracle } from '../l1/fee-oracle.js';
-import type { TxSource } from '../sequencer/sequencer.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
-import { TreeId, type WorldState } from '../world-state/index.js';
+import { TreeId } from '../world-state/types.js';
+import type { WorldState } from '../world-state/world-state.js';
 import { type AddResult, type PoolEntry, TxPool } from './tx-pool.js';
 import {
   DEV_PROOF_VERIFIER,
@@ -56,6 +56,9 @@ export type TxReceipt =
       txEffect?: IndexedTxEffect['data'];
     };
 
+/** Min fees per gas, now and predicted for the next slots (the fee oracle). */
+export type MinFeeSource = Pick<FeeOracle, 'current' | 'predictedMinFees'>;
+
 export interface SimulationOverrides {
   /** Public storage values to set on the fork before simulating. */
   publicStorage?: { contractAddress: Fr; slot: Fr; value: Fr }[];
@@ -74,7 +77,7 @@ export interface TxServiceOptions {
   env: StoreEnvironment;
   worldState: WorldState;
   chain: ChainReader;
-  fees: FeeOracle;
+  fees: MinFeeSource;
   constants: L1RollupConstants;
   chainId: number;
   rollupVersion: number;
@@ -95,7 +98,8 @@ export interface TxGossip {
 /** How many recent blocks the pool remembers having settled with. */
 const SETTLED_WINDOW = 256;
 
-export class TxService implements TxSource {
+/** Also the sequencer's TxSource: pending txs best first, and what became of them in a block. */
+export class TxService {
   readonly pool: TxPool;
   private readonly validator = new TxValidator();
   private readonly revertReasons: Database<string, string>;

@@ -9,7 +9,7 @@ import {
   PROTOCOL_CONTRACT_ADDRESSES,
 } from '../core/constants.js';
 import type { Fr } from '../core/field.js';
-import { functionSelector } from '../core/hash/index.js';
+import { functionSelector } from '../core/hash/selector.js';
 import {
   allNullifiers,
   calldataHash,
@@ -39,7 +39,7 @@ import {
 } from '../core/tx.js';
 import { feeJuiceBalanceSlot } from '../execution/protocol-contracts.js';
 import { readPublicData } from '../execution/public-storage.js';
-import { TreeId, type WorldStateReader } from '../world-state/index.js';
+import { TreeId, type WorldStateReader } from '../world-state/types.js';
 
 export type TxValidationResult =
   | { result: 'valid' }

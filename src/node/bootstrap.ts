@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/settings.js';
 import { toHex32 } from '../core/field.js';
-import { poseidon2Backend } from '../core/hash/index.js';
+import { poseidon2Backend } from '../core/hash/poseidon2.js';
 import { devAccounts } from '../execution/dev-accounts.js';
 import {
   connectEmbeddedL1,
@@ -16,7 +16,8 @@ import {
 import type { S3Settings } from '../snapshots/file-store.js';
 import type { SnapshotEntry } from '../snapshots/snapshot-index.js';
 import { ensureDevKeystore, loadKeystore, type Validator } from '../validators/keystore.js';
-import { TreeId, type WorldState } from '../world-state/index.js';
+import { TreeId } from '../world-state/types.js';
+import type { WorldState } from '../world-state/world-state.js';
 import type { DataDir } from './data-dir.js';
 import { isFreshDataDir, restoreSnapshot } from './snapshots.js';
 

@@ -22,7 +22,7 @@ import { SlashVoter } from '../validators/slash-voter.js';
 import { EquivocationWatcher, OffenseStore } from '../validators/slashing.js';
 import { ValidatorStatsStore } from '../validators/stats.js';
 import { RECENT_SLOTS, ValidatorClient } from '../validators/validator-client.js';
-import type { WorldState } from '../world-state/index.js';
+import type { WorldState } from '../world-state/world-state.js';
 
 export interface Consensus {
   committee: CommitteeView;

@@ -1,6 +1,6 @@
 // Function signatures registered by developers (node_registerContractFunctionSignatures),
 // kept in the node store and used to name function selectors in logs.
-import { functionSelector } from '../core/hash/index.js';
+import { functionSelector } from '../core/hash/selector.js';
 import type { StoreEnvironment } from '../store/environment.js';
 
 export const selectorHex = (selector: number) => `0x${selector.toString(16).padStart(8, '0')}`;

@@ -30,7 +30,8 @@ import { Sequencer } from '../sequencer/sequencer.js';
 import type { SnapshotEntry } from '../snapshots/snapshot-index.js';
 import { openEnvironment, type StoreEnvironment } from '../store/environment.js';
 import { ValidatorKeys } from '../validators/keystore.js';
-import { genesisBlockHashOf, WorldState } from '../world-state/index.js';
+import { genesisBlockHashOf } from '../world-state/genesis.js';
+import { WorldState } from '../world-state/world-state.js';
 import { NodeAdmin } from './admin.js';
 import { AdminConfigStore, applySavedAdminConfig } from './admin-config.js';
 import {

@@ -20,7 +20,8 @@ import {
   writeIndex,
 } from '../snapshots/snapshot-index.js';
 import { downloadFile, uploadFile } from '../snapshots/transfer.js';
-import { TreeId, WORLD_STATE_SCHEMA_VERSION, type WorldState } from '../world-state/index.js';
+import { TreeId } from '../world-state/types.js';
+import { WORLD_STATE_SCHEMA_VERSION, type WorldState } from '../world-state/world-state.js';
 import type { ChainDriver } from './chain-driver.js';
 
 /** The databases a snapshot holds, by the name of their environment under the data directory. */

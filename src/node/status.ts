@@ -13,11 +13,11 @@ import {
 } from '../core/constants.js';
 import { invalidParams } from '../core/errors.js';
 import { toHex32 } from '../core/field.js';
-import { functionSelector } from '../core/hash/index.js';
+import { functionSelector } from '../core/hash/selector.js';
 import { NODE_VERSION } from '../core/version.js';
 import type { L1ContractAddresses } from '../l1/addresses.js';
 import type { P2PNetwork } from '../p2p/network.js';
-import type { WorldState } from '../world-state/index.js';
+import type { WorldState } from '../world-state/world-state.js';
 import type { NodeAdmin } from './admin.js';
 import type { FunctionSignatureBook } from './function-signatures.js';
 import type { SnapshotUploader } from './snapshots.js';

@@ -6,13 +6,8 @@
 import { invalidParams, refused } from '../core/errors.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { publicDataLeafSlot, readPublicData } from '../execution/public-storage.js';
-import {
-  type IndexedLeafWitness,
-  TREE_NAMES,
-  TreeId,
-  type WorldState,
-  type WorldStateReader,
-} from '../world-state/index.js';
+import { type IndexedLeafWitness, TREE_NAMES, TreeId, type WorldStateReader } from '../world-state/types.js';
+import type { WorldState } from '../world-state/world-state.js';
 import type { BlockRef, ChainQueries } from './chain.js';
 
 /** Where a leaf is: its index and the block that inserted it. */

@@ -33,7 +33,7 @@ import type { ProposerL1 } from '../l1/roles.js';
 import type { CommitteeView } from '../validators/committee.js';
 import type { Validator } from '../validators/keystore.js';
 import type { CheckpointToAttest } from '../validators/validator-client.js';
-import type { WorldState } from '../world-state/index.js';
+import type { WorldState } from '../world-state/world-state.js';
 
 /** Where the sequencer takes txs from: the mempool. */
 export interface TxSource {
@@ -44,9 +44,6 @@ export interface TxSource {
   /** A tx went into a block with its app logic or teardown reverted: the reason, for its receipt. */
   reverted(hash: Fr, reason: string): void;
 }
-
-/** A source with no txs. */
-export const NO_TXS: TxSource = { pending: () => [], reject: () => {}, reverted: () => {} };
 
 /** The min fees per gas of a slot's blocks. */
 export interface BlockFeeSource {

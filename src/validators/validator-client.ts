@@ -16,7 +16,7 @@ import { epochOfSlot, type L1RollupConstants, slotAt } from '../core/time.js';
 import { replayBlock } from '../execution/block-builder.js';
 import type { InboxL1 } from '../l1/roles.js';
 import type { GossipVerdict } from '../p2p/network.js';
-import type { WorldState } from '../world-state/index.js';
+import type { WorldState } from '../world-state/world-state.js';
 import type { AttestationPool } from './attestation-pool.js';
 import {
   attestationDigest,

@@ -5,8 +5,8 @@
 
 import { invalidParams } from '../core/errors.js';
 import { bytesToFr, FR_MODULUS, type Fr, frToBuffer } from '../core/field.js';
-import { poseidon2HashBatch, poseidon2HashPairs } from '../core/hash/index.js';
 import { hashPairsParallel } from '../core/hash/parallel.js';
+import { poseidon2HashBatch, poseidon2HashPairs } from '../core/hash/poseidon2.js';
 import { PAGE_BYTES, PAGE_LEVELS, pageOf } from './keys.js';
 import {
   type AppendOnlyTreeId,

@@ -19,7 +19,8 @@ import { RevertCode } from '../../src/core/block.js';
 import { emptyCheckpointHeader, emptyGlobalVariables } from '../../src/core/block-header.js';
 import { buildBlock } from '../../src/execution/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-chain-schemas-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

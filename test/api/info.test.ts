@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { privateKeyToAccount } from 'viem/accounts';
 import { type RunningNode, serve } from '../../src/cli/serve.js';
-import { functionSelector } from '../../src/core/hash/index.js';
+import { functionSelector } from '../../src/core/hash/selector.js';
 import { NODE_VERSION } from '../../src/core/version.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY, expectedL1ContractAddresses } from '../../src/l1/deploy.js';
 import { call, result, silentLogger, testConfig } from '../helpers/rpc.js';

@@ -11,7 +11,8 @@ import type { L2Block, TxEffect } from '../../src/core/block.js';
 import { accumulateCheckpointOutHashes } from '../../src/core/out-hash.js';
 import type { L1RollupConstants } from '../../src/core/time.js';
 import type { RollupClient } from '../../src/l1/rollup-client.js';
-import { TREE_IDS, TreeId, type TreeSnapshot, type WorldState } from '../../src/world-state/index.js';
+import { TREE_IDS, TreeId, type TreeSnapshot } from '../../src/world-state/types.js';
+import type { WorldState } from '../../src/world-state/world-state.js';
 import { deployer, L1ChainFixture, txEffect } from './l1-chain-fixture.js';
 
 const tx = (seed: bigint): TxEffect => txEffect(seed, seed % 2n === 0n ? [0x7700n + seed] : []);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { accumulateCheckpointOutHashes } from '../../src/core/out-hash.js';
 import { slotStart } from '../../src/core/time.js';
-import { TreeId } from '../../src/world-state/index.js';
+import { TreeId } from '../../src/world-state/types.js';
 import { deployer, L1ChainFixture, txEffect as tx } from './l1-chain-fixture.js';
 
 describe('archiver', () => {

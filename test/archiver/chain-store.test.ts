@@ -5,7 +5,7 @@ import type { PublishedCheckpoint } from '../../src/archiver/types.js';
 import type { L2Block } from '../../src/core/block.js';
 import { GENESIS_BLOCK_HEADER_HASH, GENESIS_CHECKPOINT_HEADER_HASH } from '../../src/core/block-header.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import type { WorldState } from '../../src/world-state/index.js';
+import type { WorldState } from '../../src/world-state/world-state.js';
 import {
   nextBlock,
   openTestChainStore,

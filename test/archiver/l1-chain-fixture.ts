@@ -21,7 +21,9 @@ import type { L1Connection } from '../../src/l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../../src/l1/deploy.js';
 import { RollupClient } from '../../src/l1/rollup-client.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, TREE_IDS, type TreeSnapshot, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TREE_IDS, type TreeSnapshot } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 import { startTestL1 } from '../helpers/l1.js';
 
 const COINBASE = `0x${'c0'.repeat(20)}`;

@@ -40,7 +40,8 @@ import {
   serializeCheckpointHeader,
 } from '../../src/core/block-header.js';
 import { toHex32 } from '../../src/core/field.js';
-import { poseidon2Hash, poseidon2HashWithSeparator, sha256ToField } from '../../src/core/hash/index.js';
+import { poseidon2Hash, poseidon2HashWithSeparator } from '../../src/core/hash/poseidon2.js';
+import { sha256ToField } from '../../src/core/hash/sha256.js';
 
 type NodeHash = (left: bigint, right: bigint) => bigint;
 

@@ -30,7 +30,9 @@ import {
 import { FR_MODULUS } from '../../src/core/field.js';
 import { buildBlock } from '../../src/execution/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TreeId } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-body-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

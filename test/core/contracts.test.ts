@@ -51,7 +51,8 @@ import {
   multiplyPoint,
   type Point,
 } from '../../src/core/grumpkin.js';
-import { functionSelector, poseidon2HashWithSeparator } from '../../src/core/hash/index.js';
+import { poseidon2HashWithSeparator } from '../../src/core/hash/poseidon2.js';
+import { functionSelector } from '../../src/core/hash/selector.js';
 
 const SEED = 0xc0c0;
 const opts = (numRuns: number) => ({ numRuns, seed: SEED });

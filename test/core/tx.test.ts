@@ -6,7 +6,8 @@ import { poseidon2Hash as refPoseidon2Hash } from '@zkpassport/poseidon2';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { FR_MODULUS, fromBytes32, toHex32 } from '../../src/core/field.js';
-import { functionSelector, poseidon2HashWithSeparator } from '../../src/core/hash/index.js';
+import { poseidon2HashWithSeparator } from '../../src/core/hash/poseidon2.js';
+import { functionSelector } from '../../src/core/hash/selector.js';
 import {
   calldataHash,
   computePrivateGasUsed,

@@ -7,7 +7,9 @@ import { RevertCode, spongeBlobHash, type TxEffect } from '../../src/core/block.
 import { blockHeaderHash, emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
 import { buildBlock } from '../../src/execution/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TreeId } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 import { rootFromPath } from '../world-state/model.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-builder-test-'));

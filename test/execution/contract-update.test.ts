@@ -44,7 +44,9 @@ import {
   readPublicData,
 } from '../../src/execution/public-storage.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, WorldState, type WorldStateFork } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import type { WorldStateFork } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 
 const [alice] = devAccounts(1).map((a) => a.address) as [Fr];
 const FEE_RECIPIENT = 0xfee0n;

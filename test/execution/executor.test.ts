@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { RevertCode } from '../../src/core/block.js';
 import { emptyGlobalVariables, type GasFees, type GlobalVariables } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
-import { functionSelector } from '../../src/core/hash/index.js';
+import { functionSelector } from '../../src/core/hash/selector.js';
 import { l2ToL1MessageLeaf } from '../../src/core/out-hash.js';
 import { computePrivateGasUsed, type Tx } from '../../src/core/tx.js';
 import { buildTx, PUBLIC_CALL_GAS_ALLOWANCE, type TxSpec } from '../../src/core/tx-builder.js';
@@ -38,7 +38,9 @@ import {
   readPublicData,
 } from '../../src/execution/public-storage.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, TreeId, WorldState, type WorldStateFork } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TreeId, type WorldStateFork } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 
 const FEE_JUICE = 5n;
 const INCREASE = '_increase_public_balance((Field),u128)';

@@ -19,7 +19,7 @@ import {
   PROTOCOL_CONTRACT_ADDRESSES,
 } from '../../src/core/constants.js';
 import { FR_MODULUS, type Fr } from '../../src/core/field.js';
-import { functionSelector } from '../../src/core/hash/index.js';
+import { functionSelector } from '../../src/core/hash/selector.js';
 import {
   computeSecretHash,
   feeJuiceDepositContent,
@@ -49,12 +49,9 @@ import {
   type ValidationContext,
 } from '../../src/mempool/validator.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import {
-  genesisBlockHashOf,
-  TreeId,
-  WorldState,
-  type WorldStateReader,
-} from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TreeId, type WorldStateReader } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 
 const FEE_JUICE = PROTOCOL_CONTRACT_ADDRESSES.feeJuice;
 const PORTAL = '0x1234567890AbcdEF1234567890aBcdef12345678';

@@ -11,7 +11,7 @@ import type { Validator } from '../../src/validators/keystore.js';
 import { SigningRecord } from '../../src/validators/signing-record.js';
 import { EquivocationWatcher, OffenseStore } from '../../src/validators/slashing.js';
 import { RECENT_SLOTS, ValidatorClient } from '../../src/validators/validator-client.js';
-import type { WorldState } from '../../src/world-state/index.js';
+import type { WorldState } from '../../src/world-state/world-state.js';
 
 export function localConsensus(o: {
   rollup: RollupClient;

@@ -21,7 +21,8 @@ import { emptyGlobalVariables } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
 import { buildBlock } from '../../src/execution/block-builder.js';
 import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 
 // ---- stores --------------------------------------------------------------------------------------
 

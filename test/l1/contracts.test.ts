@@ -31,7 +31,7 @@ import {
   GENESIS_CHECKPOINT_HEADER_HASH,
 } from '../../src/core/block-header.js';
 import { FR_MODULUS } from '../../src/core/field.js';
-import { sha256ToField } from '../../src/core/hash/index.js';
+import { sha256ToField } from '../../src/core/hash/sha256.js';
 import { l2ToL1MessageLeaf } from '../../src/core/out-hash.js';
 import type { L1ContractAddresses } from '../../src/l1/addresses.js';
 import { type AnvilInstance, startAnvil } from '../../src/l1/anvil.js';

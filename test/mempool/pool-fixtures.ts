@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after } from 'node:test';
 import type { Fr } from '../../src/core/field.js';
 import { computeTxHash, emptyGas, emptySideEffects, type Tx, txSize } from '../../src/core/tx.js';
-import type { AddResult, TxPool } from '../../src/mempool/index.js';
+import type { AddResult, TxPool } from '../../src/mempool/tx-pool.js';
 import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
 
 export interface MadeTx {

@@ -2,7 +2,7 @@
 // lowest pending txs in pool order, durably; raising it evicts nothing; later adds use the new cap.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { TxPool, type TxPoolOptions } from '../../src/mempool/index.js';
+import { TxPool, type TxPoolOptions } from '../../src/mempool/tx-pool.js';
 import type { StoreEnvironment } from '../../src/store/environment.js';
 import { add, addOk, freshTxMaker, hashes, type MadeTx, poolStores } from './pool-fixtures.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Fr } from '../../src/core/field.js';
-import { type AddResult, TxPool, type TxPoolOptions } from '../../src/mempool/index.js';
+import { type AddResult, TxPool, type TxPoolOptions } from '../../src/mempool/tx-pool.js';
 import type { StoreEnvironment } from '../../src/store/environment.js';
 import { add, addOk, freshTxMaker, hashes, type MadeTx, makeTx, poolStores } from './pool-fixtures.js';
 

@@ -13,11 +13,12 @@ import type { Fr } from '../../src/core/field.js';
 import type { L1RollupConstants } from '../../src/core/time.js';
 import { buildTx } from '../../src/core/tx-builder.js';
 import { BlockBuilder } from '../../src/execution/block-builder.js';
-import { devAccounts, devAccountsGenesisData, executeTx } from '../../src/execution/index.js';
-import type { FeeOracle } from '../../src/l1/fee-oracle.js';
-import { TxService } from '../../src/mempool/tx-service.js';
+import { devAccounts, devAccountsGenesisData } from '../../src/execution/dev-accounts.js';
+import { executeTx } from '../../src/execution/executor.js';
+import { type MinFeeSource, TxService } from '../../src/mempool/tx-service.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 import { silentLogger } from '../helpers/rpc.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-tx-service-'));
@@ -35,10 +36,9 @@ const constants: L1RollupConstants = {
 const FEES: GasFees = { feePerDaGas: 0n, feePerL2Gas: 100n };
 
 /** Min fees without L1: a fixed fee, and a next slot the test moves. */
-const fees = {
+const fees: MinFeeSource & { slot: number } = {
   slot: 1,
   current: async () => ({ slot: fees.slot, fees: FEES }),
-  minFeesAt: async () => FEES,
   predictedMinFees: async () => [FEES, FEES, FEES],
 };
 
@@ -59,7 +59,7 @@ describe('tx service: the pool follows the chain', () => {
       env: openEnvironment(dir, 'mempool'),
       worldState,
       chain,
-      fees: fees as unknown as FeeOracle,
+      fees,
       constants,
       chainId: 31337,
       rollupVersion: 1,

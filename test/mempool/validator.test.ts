@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AllowedElement } from '../../src/core/constants.js';
 import type { Fr } from '../../src/core/field.js';
-import { functionSelector } from '../../src/core/hash/index.js';
+import { functionSelector } from '../../src/core/hash/selector.js';
 import {
   MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS,
   MAX_PROCESSABLE_L2_GAS,
@@ -29,7 +29,9 @@ import {
   type ValidationOptions,
 } from '../../src/mempool/validator.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TreeId } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 
 const INCREASE = functionSelector('_increase_public_balance((Field),u128)');
 const BALANCE_OF = 'balance_of_public((Field))';

@@ -27,7 +27,7 @@ import { buildBlock } from '../../src/execution/block-builder.js';
 import { type BlockRef, ChainQueries } from '../../src/queries/chain.js';
 import { MessageQueries, type OutboxReader } from '../../src/queries/messages.js';
 import { StateQueries } from '../../src/queries/state.js';
-import { TreeId } from '../../src/world-state/index.js';
+import { TreeId } from '../../src/world-state/types.js';
 import {
   emptyTxEffect,
   openTestChainStore,

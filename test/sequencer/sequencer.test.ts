@@ -19,9 +19,9 @@ import {
   DEV_ACCOUNT_BALANCE,
   devAccounts,
   devAccountsGenesisData,
-  feeJuiceBalanceSlot,
-  readPublicData,
-} from '../../src/execution/index.js';
+} from '../../src/execution/dev-accounts.js';
+import { feeJuiceBalanceSlot } from '../../src/execution/protocol-contracts.js';
+import { readPublicData } from '../../src/execution/public-storage.js';
 import type { L1Connection } from '../../src/l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../../src/l1/deploy.js';
 import { FeeOracle } from '../../src/l1/fee-oracle.js';
@@ -30,7 +30,9 @@ import { DevProver } from '../../src/prover/dev-prover.js';
 import { Sequencer, type TxSource } from '../../src/sequencer/sequencer.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { ensureDevKeystore, loadKeystore, type Validator } from '../../src/validators/keystore.js';
-import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TreeId } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 import { localConsensus } from '../helpers/consensus.js';
 import { startTestL1 } from '../helpers/l1.js';
 

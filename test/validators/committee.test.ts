@@ -13,6 +13,7 @@ import { FR_MODULUS } from '../../src/core/field.js';
 import { type L1RollupConstants, slotAt, slotStart } from '../../src/core/time.js';
 import type { L1Connection } from '../../src/l1/connect.js';
 import { artifacts } from '../../src/l1/generated/artifacts.js';
+import type { CommitteeL1 } from '../../src/l1/roles.js';
 import { RollupClient } from '../../src/l1/rollup-client.js';
 import {
   ATTESTATION_TYPEHASH,
@@ -35,10 +36,10 @@ const word = fc.bigInt({ min: 0n, max: 2n ** 256n - 1n });
 const field = fc.bigInt({ min: 0n, max: FR_MODULUS - 1n });
 const u32 = fc.integer({ min: 0, max: 0xffffffff });
 
-/** A RollupClient stand-in that counts the calls CommitteeView makes. */
-function counting(rollup: Pick<RollupClient, 'epochCommittee' | 'proposerAtSlot'>) {
+/** The rollup's committee reads, counting the calls CommitteeView makes. */
+function counting(rollup: CommitteeL1) {
   const calls = { epochCommittee: 0, proposerAtSlot: 0 };
-  const wrapper = {
+  const wrapper: CommitteeL1 = {
     epochCommittee: (epoch: number) => {
       calls.epochCommittee++;
       return rollup.epochCommittee(epoch);
@@ -48,7 +49,7 @@ function counting(rollup: Pick<RollupClient, 'epochCommittee' | 'proposerAtSlot'
       return rollup.proposerAtSlot(slot);
     },
   };
-  return { calls, view: new CommitteeView(wrapper as unknown as RollupClient) };
+  return { calls, view: new CommitteeView(wrapper) };
 }
 
 describe('committee on a test L1', () => {

@@ -13,7 +13,7 @@ import type { ChainStore } from '../../src/archiver/chain-store.js';
 import type { L2Block } from '../../src/core/block.js';
 import { emptyCheckpointHeader } from '../../src/core/block-header.js';
 import { type L1RollupConstants, slotStart } from '../../src/core/time.js';
-import type { RollupClient } from '../../src/l1/rollup-client.js';
+import type { CommitteeL1 } from '../../src/l1/roles.js';
 import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
 import { AttestationPool } from '../../src/validators/attestation-pool.js';
 import {
@@ -56,7 +56,7 @@ const at = (slot: number, offset = 1n) => slotStart(slot, constants) + offset;
 const SLASHING = { inactivityThreshold: 0.8, inactivityPenalty: 100n, insufficientAttestationsPenalty: 200n };
 
 /** A committee source standing in for the rollup: checksummed addresses, as viem returns them. */
-function fakeRollup(calls = { n: 0 }): RollupClient {
+function fakeRollup(calls = { n: 0 }): CommitteeL1 {
   return {
     epochCommittee: async () => {
       calls.n++;
@@ -66,7 +66,7 @@ function fakeRollup(calls = { n: 0 }): RollupClient {
       calls.n++;
       return members[proposerIndex(slot)]!.address as Address;
     },
-  } as unknown as RollupClient;
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-monitor-'));

@@ -22,7 +22,7 @@ import type { Fr } from '../../src/core/field.js';
 import { type L1RollupConstants, slotStart } from '../../src/core/time.js';
 import type { Tx } from '../../src/core/tx.js';
 import { buildTx } from '../../src/core/tx-builder.js';
-import { devAccounts, devAccountsGenesisData } from '../../src/execution/index.js';
+import { devAccounts, devAccountsGenesisData } from '../../src/execution/dev-accounts.js';
 import type { L1Connection } from '../../src/l1/connect.js';
 import { FeeOracle } from '../../src/l1/fee-oracle.js';
 import { RollupClient } from '../../src/l1/rollup-client.js';
@@ -58,7 +58,9 @@ import {
   RECENT_SLOTS,
   ValidatorClient,
 } from '../../src/validators/validator-client.js';
-import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TreeId } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 import { startTestL1 } from '../helpers/l1.js';
 import { tempStores } from '../helpers/temp-stores.js';
 import { bodyFixture, byAddress, flipByte, GossipHub, testAccounts, validatorOf } from './fixtures.js';

@@ -1,6 +1,6 @@
 // The deterministic blocks written by crash-writer.ts and replayed by crash.test.ts: the
 // content of block n depends only on n, so the model can recompute any prefix of the chain.
-import { poseidon2Hash } from '../../src/core/hash/index.js';
+import { poseidon2Hash } from '../../src/core/hash/poseidon2.js';
 import { TreeId, type WorldStateFork, type WorldStateOptions } from '../../src/world-state/types.js';
 import { testGenesisBlockHash } from './model.js';
 

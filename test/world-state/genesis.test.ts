@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { GENESIS_ARCHIVE_ROOT, GENESIS_BLOCK_HEADER_HASH } from '../../src/core/block-header.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf, TreeId, WorldState } from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TreeId } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-ws-genesis-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

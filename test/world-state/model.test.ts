@@ -2,7 +2,7 @@
 // that the oracle the property tests trust is itself trustworthy.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { poseidon2Hash } from '../../src/core/hash/index.js';
+import { poseidon2Hash } from '../../src/core/hash/poseidon2.js';
 import {
   INITIAL_NULLIFIER_TREE_SIZE,
   INITIAL_PUBLIC_DATA_TREE_SIZE,

@@ -3,7 +3,7 @@
 // full copy of all five trees. Nothing here is clever: hashes are recomputed recursively
 // from the leaves (with a per-tree memo that is simply thrown away on any mutation).
 import type { Fr } from '../../src/core/field.js';
-import { poseidon2Hash } from '../../src/core/hash/index.js';
+import { poseidon2Hash } from '../../src/core/hash/poseidon2.js';
 import {
   type AppendOnlyTreeId,
   INITIAL_NULLIFIER_TREE_SIZE,

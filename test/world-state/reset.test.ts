@@ -6,14 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
-import {
-  genesisBlockHashOf,
-  TREE_IDS,
-  TreeId,
-  type TreeSnapshot,
-  WorldState,
-  type WorldStateOptions,
-} from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TREE_IDS, TreeId, type TreeSnapshot, type WorldStateOptions } from '../../src/world-state/types.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cairn-ws-reset-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -5,15 +5,12 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { NodeError } from '../../src/core/errors.js';
 import type { Fr } from '../../src/core/field.js';
-import { poseidon2Hash } from '../../src/core/hash/index.js';
+import { poseidon2Hash } from '../../src/core/hash/poseidon2.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import {
-  DuplicateLeafError,
-  genesisBlockHashOf,
-  TreeId,
-  WorldState,
-  type WorldStateReader,
-} from '../../src/world-state/index.js';
+import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
+import { TreeId, type WorldStateReader } from '../../src/world-state/types.js';
+import { DuplicateLeafError } from '../../src/world-state/view.js';
+import { WorldState } from '../../src/world-state/world-state.js';
 import { rootFromPath } from './model.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cairn-ws-test-'));

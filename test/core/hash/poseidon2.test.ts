@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { poseidon2Hash as refHash, permute as refPermute } from '@zkpassport/poseidon2';
 import { FR_MODULUS, fromBytes32, toBytes32 } from '../../../src/core/field.js';
+import { loadNativePoseidon2 } from '../../../src/core/hash/native.js';
 import {
   poseidon2Backend,
   poseidon2Hash,
@@ -14,8 +15,7 @@ import {
   poseidon2HashPairs,
   poseidon2HashWithSeparator,
   poseidon2Permutation,
-} from '../../../src/core/hash/index.js';
-import { loadNativePoseidon2 } from '../../../src/core/hash/native.js';
+} from '../../../src/core/hash/poseidon2.js';
 import { permuteTs, poseidon2HashTs } from '../../../src/core/hash/poseidon2-ts.js';
 
 const P = FR_MODULUS;

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { FR_MODULUS } from '../../../src/core/field.js';
-import { functionSelector, keccak256, sha256, sha256ToField } from '../../../src/core/hash/index.js';
+import { keccak256 } from '../../../src/core/hash/keccak.js';
+import { functionSelector } from '../../../src/core/hash/selector.js';
+import { sha256, sha256ToField } from '../../../src/core/hash/sha256.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 

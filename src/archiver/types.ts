@@ -48,7 +48,7 @@ export interface TipId {
   checkpoint: { number: number; hash: Fr };
 }
 
-/** The chain tips (DESIGN §3): finalized ≤ proven ≤ checkpointed ≤ proposed. */
+/** The chain tips (docs/chain.md, "Tips"): finalized ≤ proven ≤ checkpointed ≤ proposed. */
 export interface ChainTips {
   proposed: BlockId;
   checkpointed: TipId;

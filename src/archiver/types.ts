@@ -28,7 +28,7 @@ export interface Checkpoint {
   blockCount: number;
   /** Basis points; 0 is a valid value. */
   feeAssetPriceModifier: bigint;
-  /** The root of its out-hash tree (reference-facts §9). */
+  /** The root of its out-hash tree (docs/messages.md, "Out-hash trees"). */
   checkpointOutHash: Fr;
 }
 

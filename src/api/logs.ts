@@ -9,7 +9,7 @@ import type { CairnNode } from '../node/node.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { blockParameter } from './params.js';
 
-/** Tags per svc_ tag query (DESIGN §2: at most 1000 tags per call, as in the earlier set). */
+/** Tags per svc_ tag query (docs/rpc.md, "Limits": at most 1000 tags per call, as in the earlier set). */
 export const MAX_TAGS_PER_QUERY = 1000;
 /** Tags per node_getLogsByTags call, and its logs-per-tag bounds (earlier set limits). */
 export const MAX_LEGACY_TAGS = 1000;

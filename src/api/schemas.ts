@@ -1,5 +1,5 @@
 // Result shapes shared by the method sets. Each is a codec: the node's values on one
-// side, the JSON of DESIGN §2 on the other.
+// side, the JSON of docs/rpc.md ("Values") on the other.
 import { z } from 'zod';
 import { allowedElement, deployedL1ContractAddresses, ethAddress, l2Address, uint } from '../core/codecs.js';
 

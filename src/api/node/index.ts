@@ -7,7 +7,7 @@ import { sharedChainMethods } from '../svc/index.js';
 import { infoMethods } from '../svc/info.js';
 import { nodeChainMethods } from './chain.js';
 
-/** Limits of the earlier set's debug method (seed 2, "Limits"; 10,000 characters per signature). */
+/** The earlier set's limits on its debug method (docs/rpc.md, "Limits"): count and length. */
 const MAX_SIGNATURES = 100;
 const MAX_SIGNATURE_LENGTH = 10_000;
 

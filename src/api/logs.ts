@@ -1,4 +1,4 @@
-// Log methods (issue 7, reference-facts §3.7): tag queries of both sets, and the earlier set's
+// Log methods (docs/logs-and-contracts.md, "Logs"): tag queries of both sets, and the earlier set's
 // private logs by block range and public / contract class logs by LogFilter.
 import { z } from 'zod';
 import type { LogPosition } from '../archiver/log-store.js';

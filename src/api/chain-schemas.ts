@@ -1,4 +1,4 @@
-// Result shapes of the block, checkpoint and tip methods (reference-facts §1.1, §3.1–§3.5).
+// Result shapes of the block, checkpoint and tip methods (docs/chain.md, "Results" and "Tips").
 import { z } from 'zod';
 import {
   appendOnlyTreeSnapshot,

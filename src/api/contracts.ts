@@ -1,5 +1,5 @@
-// Contract methods of both sets (issue 7): published classes by id and instances by address, the
-// current set's at a reference block.
+// Contract methods of both sets (docs/logs-and-contracts.md): published classes by id and
+// instances by address, the current set's at a reference block.
 import { z } from 'zod';
 import { bytesHex, frHex, l2Address, uint } from '../core/codecs.js';
 import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';

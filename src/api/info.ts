@@ -8,7 +8,7 @@ import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js'
 import { allowedElements, l1ContractAddresses, nodeInfo, protocolContractAddresses } from './info-schemas.js';
 import { voidResult } from './schemas.js';
 
-/** Limits of the earlier set's debug method (10,000 characters per signature). */
+/** The earlier set's limits on its debug method (docs/rpc.md, "Limits"): count and length. */
 const MAX_SIGNATURES = 100;
 const MAX_SIGNATURE_LENGTH = 10_000;
 

@@ -1,4 +1,4 @@
-// Log methods (issue 7, reference-facts §3.7): tag queries of both sets, and the earlier set's
+// Log methods (docs/logs-and-contracts.md, "Logs"): tag queries of both sets, and the earlier set's
 // private logs by block range and public / contract class logs by LogFilter.
 import { z } from 'zod';
 import type { LogPosition } from '../archiver/log-store.js';
@@ -9,7 +9,7 @@ import { LOG_FILTER_PAGE, LOGS_PER_TAG_PAGE } from '../queries/logs.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { blockParameter } from './params.js';
 
-/** Tags per svc_ tag query (DESIGN §2: at most 1000 tags per call, as in the earlier set). */
+/** Tags per svc_ tag query (docs/rpc.md, "Limits": at most 1000 tags per call, as in the earlier set). */
 export const MAX_TAGS_PER_QUERY = 1000;
 /** Tags per node_getLogsByTags call, and its logs-per-tag bounds (earlier set limits). */
 export const MAX_LEGACY_TAGS = 1000;

@@ -1,4 +1,4 @@
-// Message methods of both sets (issue 8): L1-to-L2 message witnesses and availability, and
+// Message methods of both sets (docs/messages.md): L1-to-L2 message witnesses and availability, and
 // L2-to-L1 messages with their witnesses against the outbox.
 import { z } from 'zod';
 import { bigintDec, frHex, txHash, uint } from '../core/codecs.js';

@@ -1,4 +1,5 @@
-// Parameter shapes shared by block and checkpoint methods (reference-facts §2, DESIGN §2).
+// Parameter shapes shared by block and checkpoint methods (docs/chain.md, "Block and checkpoint
+// parameters"; docs/rpc.md, "Values").
 import { z } from 'zod';
 import { blockHash, frHex, slotNumber, uint } from '../core/codecs.js';
 import type { BlockRef, CheckpointRef, CheckpointsQuery } from '../queries/chain.js';
@@ -87,7 +88,7 @@ export const blockParameter = union(
 );
 
 /**
- * The reference block of a state query: every block parameter form (reference-facts §2.1) — a
+ * The reference block of a state query: every block parameter form (docs/chain.md) — a
  * number, a block hash, `latest` or a tag, or {number} | {hash} | {archive} | {tag} | {number, hash}.
  */
 export const referenceBlock = blockParameter.describe(

@@ -1,4 +1,4 @@
-// State query methods of both sets (issue 6): leaf indexes, membership witnesses, sibling paths
+// State query methods of both sets (docs/state-queries.md): leaf indexes, membership witnesses, sibling paths
 // and public storage, at a reference block (svc_) or a block number / latest (node_).
 import { z } from 'zod';
 import { bigintDec, blockHash, frHex, l2Address, uint } from '../core/codecs.js';

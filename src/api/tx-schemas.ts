@@ -1,4 +1,4 @@
-// Result and option schemas of the transaction methods (reference-facts §3.5, §3.8).
+// Result and option schemas of the transaction methods (docs/transactions.md).
 import { z } from 'zod';
 import { bigintDec, blockHash, frHex, l2Address, slotNumber, txHash, uint } from '../core/codecs.js';
 import { gas, tx } from '../core/tx-codecs.js';

@@ -2,7 +2,7 @@
 // as the blocks): private and public logs by their tag (first field), public logs by contract
 // and tag, and which blocks hold logs of each kind. A log's position is (block, tx index in the
 // block, log index in the tx), where the log index counts the tx's private logs first, then its
-// public logs (reference-facts §3.7 `logIndexWithinTx`). Keys end in the position, so a range
+// public logs (docs/logs-and-contracts.md, "Logs"). Keys end in the position, so a range
 // scan over one tag returns its logs in chain order and a cursor is a key to start after.
 import type { L2Block, PrivateLog, PublicLog } from '../core/block.js';
 import { bytesToFr, type Fr, frToBuffer } from '../core/field.js';

@@ -28,7 +28,7 @@ export interface Checkpoint {
   blockCount: number;
   /** Basis points; 0 is a valid value. */
   feeAssetPriceModifier: bigint;
-  /** The root of its out-hash tree (reference-facts §9). */
+  /** The root of its out-hash tree (docs/messages.md, "Out-hash trees"). */
   checkpointOutHash: Fr;
 }
 
@@ -48,7 +48,7 @@ export interface TipId {
   checkpoint: { number: number; hash: Fr };
 }
 
-/** The chain tips (DESIGN §3): finalized ≤ proven ≤ checkpointed ≤ proposed. */
+/** The chain tips (docs/chain.md, "Tips"): finalized ≤ proven ≤ checkpointed ≤ proposed. */
 export interface ChainTips {
   proposed: BlockId;
   checkpointed: TipId;

@@ -1,6 +1,6 @@
 // Wire codecs of blocks and checkpoint headers: the JSON of the RPC results and of the
-// checkpoint bodies carried to L1. Where DESIGN §2 is silent, a value's wire form follows its
-// type in the reference: Fr as 0x hex, bigint as a decimal string; slot numbers are JSON numbers.
+// checkpoint bodies carried to L1. Each value's wire form follows its type (docs/rpc.md, "Values"):
+// Fr as 0x hex, bigint as a decimal string; slot numbers are JSON numbers.
 import { z } from 'zod';
 import { bigintDec, ethAddress, frHex, l2Address, slotNumber, txHash, uint } from './codecs.js';
 

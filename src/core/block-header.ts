@@ -1,5 +1,5 @@
 // Block header and checkpoint header of the reference node's checkpoint-era chain model
-// (reference-facts §3.1, §3.2, §5.6), with their hashes and the genesis constants.
+// (docs/chain.md, "Blocks" and "Checkpoints"), with their hashes and the genesis constants.
 //
 // Block header field order (BLOCK_HEADER_LENGTH = 22), as the reference serialises it to fields:
 //    0  lastArchive.root                    1  lastArchive.nextAvailableLeafIndex
@@ -36,22 +36,24 @@ export const BLOCK_HEADER_HASH_SEPARATOR = 4195546849;
 export const CHECKPOINT_HEADER_SIZE_IN_BYTES = 316;
 
 /**
- * Hash of the genesis block header (block 0) with no prefilled public data ([4.3] constant). It is the
- * archive tree's leaf 0 and the hash of the genesis block tip.
+ * Hash of the genesis block header (block 0) with no prefilled public data (the reference
+ * protocol's 4.3 constant). It is the archive tree's leaf 0 and the hash of the genesis block tip.
  */
 export const GENESIS_BLOCK_HEADER_HASH =
   21694244557328181932449230888455310614586084993178835904749768133365362325861n;
 
 /**
  * Root of the archive tree (height 30) holding only GENESIS_BLOCK_HEADER_HASH at leaf 0, with
- * node = poseidon2Hash([left, right]) ([4.3] constant, no prefilled public data).
+ * node = poseidon2Hash([left, right]) (the reference protocol's 4.3 constant, no prefilled
+ * public data).
  */
 export const GENESIS_ARCHIVE_ROOT =
   9682850228538071369704502076456077473410427336083826595120404283897422804423n;
 
 /**
  * Out hash of an epoch without any checkpoint: the root of the balanced out-hash tree of height 5
- * (32 leaves, all zero) with node = sha256ToField([left, right]) ([4.3] constant).
+ * (32 leaves, all zero) with node = sha256ToField([left, right]) (the reference protocol's 4.3
+ * constant).
  */
 export const EMPTY_EPOCH_OUT_HASH =
   355785372471781095838790036702437931769306153278986832745847530947941691539n;

@@ -1,4 +1,4 @@
-// L2 blocks and the tx effects they carry (reference-facts §3.3, §3.5).
+// L2 blocks and the tx effects they carry (docs/chain.md, "Blocks").
 import type { AppendOnlyTreeSnapshot, BlockHeader } from './block-header.js';
 import type { Fr } from './field.js';
 import { poseidon2HashWithSeparator } from './hash/poseidon2.js';

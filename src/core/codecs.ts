@@ -1,4 +1,4 @@
-// Wire codecs (DESIGN §2): each is a zod codec whose input side is the JSON form
+// Wire codecs (docs/rpc.md, "Values"): each is a zod codec whose input side is the JSON form
 // accepted on the wire and whose output side is the value the node works with.
 // `z.decode` turns params into values; `z.encode` turns results into JSON. The
 // OpenRPC document shows the input side, so the schemas here are the contract.

@@ -1,7 +1,7 @@
 // Protocol constants that do not depend on configuration.
 
 /**
- * Addresses of the protocol contracts, which cairn executes natively (DESIGN §5).
+ * Addresses of the protocol contracts, which cairn executes natively (docs/transactions.md, "Execution").
  * They are small fixed addresses, as in the reference protocol's 4.3 numbering.
  */
 export const PROTOCOL_CONTRACT_ADDRESSES = {

@@ -1,5 +1,5 @@
 // Errors that node components throw when they refuse a request. They carry a kind,
-// not a JSON-RPC code: the rpc layer maps kinds to codes (DESIGN §2), so components
+// not a JSON-RPC code: the rpc layer maps kinds to codes (docs/rpc.md, "Errors"), so components
 // stay independent of the transport.
 
 export type NodeErrorKind =

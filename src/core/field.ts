@@ -1,5 +1,5 @@
 // Field elements of the BN254 scalar field, carried as bigint in the node and as
-// `0x` + 64 lowercase hex on the wire (DESIGN §2).
+// `0x` + 64 lowercase hex on the wire (docs/rpc.md, "Values").
 
 /** The BN254 scalar field modulus (the order of the curve's prime subgroup). */
 export const FR_MODULUS = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;

@@ -1,4 +1,4 @@
-// L1-to-L2 messages (reference-facts §8): the leaf the inbox computes for a message, the secret
+// L1-to-L2 messages (docs/messages.md, "L1 to L2"): the leaf the inbox computes for a message, the secret
 // hash that lets a recipient consume it, the nullifier that consumption emits, and the content of
 // a Fee Juice deposit made through the portal.
 import { siloNullifier } from './contracts.js';

@@ -1,4 +1,4 @@
-// L2-to-L1 message out hashes and membership witnesses (reference-facts §5.2, §5.3, §9; [4.3] generation).
+// L2-to-L1 message out hashes and membership witnesses (docs/messages.md, "Out-hash trees").
 //
 // Every tree here hashes an internal node as sha256ToField([left, right]). Four trees are stacked:
 //

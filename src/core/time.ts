@@ -1,4 +1,4 @@
-// L2 time (DESIGN §3, reference-facts §1): slots and epochs counted from the L1 genesis time.
+// L2 time (docs/chain.md, "Time"): slots and epochs counted from the L1 genesis time.
 
 /** The rollup's time constants (svc_getL1Constants). */
 export interface L1RollupConstants {

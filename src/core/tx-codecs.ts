@@ -1,4 +1,4 @@
-// Wire codecs of transactions (DESIGN §5): the JSON a client sends to sendTx / isValidTx and
+// Wire codecs of transactions (docs/transactions.md): the JSON a client sends to sendTx / isValidTx and
 // gets back from getTxByHash. Structural limits (per-tx maxima, log sizes) are part of the schema,
 // so a malformed tx is -32602 before any validation runs.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Transactions (DESIGN §5): what a client submits. The tx's `data` stands for the private
+// Transactions (docs/transactions.md): what a client submits. The tx's `data` stands for the private
 // kernel's output — the private side effects (already siloed), split into a non-revertible and
 // a revertible part, the public calls it enqueued, its gas settings and its fee payer. The node
 // computes the tx hash from `data`; the proof is checked by a pluggable verifier.
@@ -10,7 +10,7 @@ import { poseidon2Hash, poseidon2HashWithSeparator } from './hash/poseidon2.js';
 
 export type { GasFees };
 
-// Per-tx maxima and gas constants (reference-facts §5.4).
+// Per-tx maxima and gas constants (docs/transactions.md, "Format").
 export const MAX_NOTE_HASHES_PER_TX = 64;
 export const MAX_NULLIFIERS_PER_TX = 64;
 export const MAX_L2_TO_L1_MSGS_PER_TX = 8;

@@ -1,4 +1,4 @@
-// Builds an L2 block on a world-state fork (reference-facts §5.5): the checkpoint's
+// Builds an L2 block on a world-state fork (docs/world-state.md): the checkpoint's
 // L1-to-L2 messages (first block only, padded to 1024), each tx's note hashes (padded to 64),
 // nullifiers (a 64-leaf subtree per tx) and public-data writes, then the header over the new
 // tree snapshots, whose hash is appended to the archive tree.

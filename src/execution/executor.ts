@@ -1,4 +1,4 @@
-// Turns a tx into its effect on the state (DESIGN §5), reading but never writing the world state:
+// Turns a tx into its effect on the state (docs/transactions.md), reading but never writing the world state:
 // the caller applies the effect (block builder) or throws it away (simulation).
 //
 // Order: the non-revertible private effects; setup calls (a failure makes the tx unincludable);

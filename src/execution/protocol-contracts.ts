@@ -1,5 +1,5 @@
-// Protocol contracts executed natively (DESIGN §5). Fee Juice keeps public balances in a map at
-// storage slot 1 (reference-facts §5.3), so balances live in the public data tree where any
+// Protocol contracts executed natively (docs/transactions.md, "Execution"). Fee Juice keeps public balances
+// in a map at storage slot 1, so balances live in the public data tree where any
 // node, witness or client can read them. The registries publish classes and instances through
 // private side effects (nullifiers and logs that travel in the tx); the instance registry's one
 // public function, `update`, schedules a contract's move to another class after a delay.

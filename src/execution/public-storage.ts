@@ -1,5 +1,5 @@
 // Public storage as seen by public execution: leaf slots derived from (contract, storage slot)
-// (reference-facts §5.3), and a journal of writes, public logs and nullifiers over a world-state
+// (docs/transactions.md, "Execution"), and a journal of writes, public logs and nullifiers over a world-state
 // reader that can be rolled back to a mark — a reverted phase leaves none of them behind.
 import type { PublicDataWriteEffect, PublicLog } from '../core/block.js';
 import type { Fr } from '../core/field.js';

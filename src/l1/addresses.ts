@@ -1,5 +1,5 @@
 // Addresses of the rollup's L1 contracts, with the field names of the reference node's
-// `L1ContractAddresses` (reference-facts §3.8).
+// `L1ContractAddresses` (docs/configuration.md, "Notes").
 import type { Address } from 'viem';
 
 export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';

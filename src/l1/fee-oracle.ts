@@ -1,4 +1,4 @@
-// Min fees per gas (reference-facts §6) from what L1 says: the fee model's parameters, the excess
+// Min fees per gas (docs/transactions.md, "Fees") from what L1 says: the fee model's parameters, the excess
 // mana the next checkpoint records, and L1 gas prices. L1 prices reach L2 fees through an oracle
 // with a lag of FEE_ORACLE_LAG slots: slot s pays for the L1 fees recorded by the newest checkpoint
 // at least that many slots older (the latest L1 block's fees when there is none yet), so the

@@ -1,4 +1,4 @@
-// The mempool's pool (DESIGN §5): pending txs, ordered for block building, and txs mined in a
+// The mempool's pool (docs/transactions.md): pending txs, ordered for block building, and txs mined in a
 // block that may still be pruned. It does not validate txs (the caller does before adding); it
 // enforces the caps on count and bytes, resolves nullifier conflicts between pending txs by
 // priority fee, and persists every change in one LMDB write so a crash never leaves half of one.

@@ -392,7 +392,7 @@ export class TxService {
     return this.revertReasons.get(toHex32(hash));
   }
 
-  /** The receipt (reference-facts §3.5): mined from the chain, else pending from the pool, else dropped. */
+  /** The receipt (docs/transactions.md): mined from the chain, else pending from the pool, else dropped. */
   getTxReceipt(hash: Fr, options: { includeTxEffect?: boolean; includePendingTx?: boolean } = {}): TxReceipt {
     const effect = this.o.chain.getTxEffect(hash);
     if (effect) {

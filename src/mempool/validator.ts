@@ -1,4 +1,4 @@
-// Tx validation (DESIGN §5, reference-facts §7): the checks run for isValidTx, sendTx and again
+// Tx validation (docs/transactions.md, "Validation"): the checks run for isValidTx, sendTx and again
 // before a block takes a tx, in the reference's order and with its reason texts. Every check
 // runs and every failure is reported, so a client sees all that is wrong at once.
 import type { GasFees } from '../core/block-header.js';

@@ -1,5 +1,5 @@
-// Contract queries (issue 7): published classes by id, and instances by address as of a block,
-// with the class they run as of that block's time.
+// Contract queries (docs/logs-and-contracts.md): published classes by id, and instances by
+// address as of a block, with the class they run as of that block's time.
 import type { ChainReader } from '../archiver/chain-reader.js';
 import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';
 import type { Fr } from '../core/field.js';

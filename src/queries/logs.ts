@@ -1,4 +1,4 @@
-// Log queries (issue 7, reference-facts §3.7), answered from the archiver's log index and blocks:
+// Log queries (docs/logs-and-contracts.md, "Logs"), answered from the archiver's log index and blocks:
 // by tag in both method sets, private logs by block range, and public and contract class logs
 // by LogFilter.
 import type { ChainReader } from '../archiver/chain-reader.js';
@@ -14,7 +14,7 @@ import { invalidParams } from '../core/errors.js';
 import type { Fr } from '../core/field.js';
 import type { BlockRef } from './chain.js';
 
-/** Logs per tag per page of the current set's tag queries ([M] MAX_LOGS_PER_TAG). */
+/** Logs per tag per page of the current set's tag queries (docs/logs-and-contracts.md). */
 export const LOGS_PER_TAG_PAGE = 20;
 /** Logs per answer of the earlier set's LogFilter queries (the reference's archiver page). */
 export const LOG_FILTER_PAGE = 1000;

@@ -1,4 +1,4 @@
-// Messages between L1 and L2 (issue 8, reference-facts §8 and §9): where an L1-to-L2 message is
+// Messages between L1 and L2 (docs/messages.md): where an L1-to-L2 message is
 // (its leaf index, the checkpoint and block that insert it, its witness in the L1-to-L2 tree), and
 // the L2-to-L1 messages of blocks and epochs with their witnesses against the outbox root that
 // L1 holds as of the node's synced L1 block.

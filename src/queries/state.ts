@@ -1,4 +1,4 @@
-// State queries (issue 6, reference-facts §3.6): leaf indexes, witnesses, sibling paths and
+// State queries (docs/state-queries.md): leaf indexes, witnesses, sibling paths and
 // public storage, read from the world state as of a reference block. A reference block the chain
 // does not have, or one below the world state's history window, is refused with a message that
 // says which.

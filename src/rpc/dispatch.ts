@@ -1,6 +1,6 @@
 // JSON-RPC 2.0 dispatch, independent of HTTP: parses a body, validates each request,
 // runs single calls, batches and notifications, and maps every failure to the error
-// codes of DESIGN §2. Returns the serialized response so size limits can be applied.
+// codes of docs/rpc.md. Returns the serialized response so size limits can be applied.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { errorObjectOf, RpcCode, type RpcErrorObject } from './errors.js';

@@ -1,4 +1,4 @@
-// JSON-RPC error codes (DESIGN §2) and the mapping from node errors to them.
+// JSON-RPC error codes (docs/rpc.md, "Errors") and the mapping from node errors to them.
 import { NodeError, type NodeErrorKind } from '../core/errors.js';
 
 export const RpcCode = {
@@ -30,7 +30,7 @@ const CODE_OF_KIND: Record<NodeErrorKind, number> = {
 /** The error object for a node error, or undefined when the error is unexpected. */
 export function errorObjectOf(err: unknown): RpcErrorObject | undefined {
   if (!(err instanceof NodeError)) return undefined;
-  // Invalid params always carry issues (DESIGN §2); a node error that names none is about the params.
+  // Invalid params always carry issues (docs/rpc.md); a node error that names none is about the params.
   const data =
     err.data === undefined && err.kind === 'invalid-params'
       ? { issues: [{ path: 'params', message: err.message }] }

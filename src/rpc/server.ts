@@ -1,4 +1,4 @@
-// HTTP listeners for JSON-RPC (DESIGN §2): POST / with application/json, GET /status,
+// HTTP listeners for JSON-RPC (docs/rpc.md): POST / with application/json, GET /status,
 // 405 for other methods on /, 415 for other content types, 413 over the body limit,
 // 401 on the admin port without the right API key, CORS on the public port only,
 // gzip for larger responses when the client accepts it.

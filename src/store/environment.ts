@@ -1,5 +1,5 @@
-// One LMDB environment per concern (DESIGN §4): `node`, `world-state`, later `archiver`,
-// `mempool`, `p2p`. An environment holds named sub-databases; `write` runs a batch of
+// One LMDB environment per concern (docs/architecture.md, "Stores"): `node`, `world-state`,
+// `archiver`, `mempool`, `p2p`. An environment holds named sub-databases; `write` runs a batch of
 // writes atomically and durably; `snapshot` runs reads against one consistent version.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
 // the read interface shared by committed blocks and forks.
 import type { Fr } from '../core/field.js';
 
-/** Tree ids as on the wire (DESIGN §2); 5 (BLOCKS_TREE) is an alias of ARCHIVE handled by the API. */
+/** Wire tree ids (docs/state-queries.md); 5 (BLOCKS_TREE) is an alias of ARCHIVE handled by the API. */
 export enum TreeId {
   NULLIFIER = 0,
   NOTE_HASH = 1,
@@ -27,7 +27,7 @@ export const TREE_NAMES: Record<TreeId, string> = {
   [TreeId.ARCHIVE]: 'ARCHIVE',
 };
 
-/** Heights (reference-facts §5.1). */
+/** Heights (docs/world-state.md). */
 export const TREE_HEIGHTS: Record<TreeId, number> = {
   [TreeId.NULLIFIER]: 42,
   [TreeId.NOTE_HASH]: 42,
@@ -42,12 +42,12 @@ export type AppendOnlyTreeId = TreeId.NOTE_HASH | TreeId.L1_TO_L2_MESSAGE | Tree
 export const isIndexedTree = (tree: TreeId): tree is IndexedTreeId =>
   tree === TreeId.NULLIFIER || tree === TreeId.PUBLIC_DATA;
 
-/** Per-tx maxima that shape how blocks fill the trees (reference-facts §5.4, §5.5). */
+/** Per-tx maxima that shape how blocks fill the trees (docs/world-state.md). */
 export const MAX_NOTE_HASHES_PER_TX = 64;
 export const MAX_NULLIFIERS_PER_TX = 64;
 export const MAX_PUBLIC_DATA_WRITES_PER_TX = 64;
 export const NULLIFIER_SUBTREE_HEIGHT = 6;
-/** Genesis prefill sizes of the indexed trees (reference-facts §5.6). */
+/** Genesis prefill sizes of the indexed trees (docs/world-state.md, "Genesis"). */
 export const INITIAL_NULLIFIER_TREE_SIZE = 2 * MAX_NULLIFIERS_PER_TX;
 export const INITIAL_PUBLIC_DATA_TREE_SIZE = 2 * MAX_PUBLIC_DATA_WRITES_PER_TX;
 

@@ -1,4 +1,4 @@
-// The world state: five Merkle trees versioned by block on LMDB (DESIGN §4).
+// The world state: five Merkle trees versioned by block on LMDB (docs/world-state.md).
 // Block 0 is genesis; each commit of a fork becomes the next block in one LMDB write
 // transaction; rollback removes the versions of later blocks; with a history window,
 // versions no longer needed by any readable block are pruned as blocks are committed.

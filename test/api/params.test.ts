@@ -35,7 +35,7 @@ const H = `0x${'1b'.repeat(32)}`;
 const h = BigInt(H);
 
 describe('block parameter', () => {
-  test('every form of reference-facts §2.1', () => {
+  test('every form listed in docs/chain.md', () => {
     assert.deepEqual(ok(blockParameter, 7), { kind: 'number', number: 7 });
     assert.deepEqual(ok(blockParameter, 0), { kind: 'number', number: 0 });
     assert.deepEqual(ok(blockParameter, 'latest'), { kind: 'tag', tag: 'proposed' });

@@ -2,7 +2,7 @@
 // tree snapshots are computed here with a tiny naive Merkle helper, independent of any
 // world-state code.
 //
-// Facts established while pinning these down ([4.3] reference):
+// Facts established while pinning these down (the reference protocol's 4.3 release):
 // - Header field order (22 fields): lastArchive, state (l1ToL2MessageTree, then partial: noteHash,
 //   nullifier, publicData; each snapshot = root, nextAvailableLeafIndex), spongeBlobHash,
 //   globalVariables (chainId, version, blockNumber, slotNumber, timestamp, coinbase, feeRecipient,
@@ -112,7 +112,7 @@ function genesisState(): StateReference {
   };
 }
 
-// Genesis tree roots ([4.3], no prefilled public data), for world-state known-answer tests.
+// Genesis tree roots (reference protocol 4.3, no prefilled public data), for world-state known-answer tests.
 const NULLIFIER_ROOT = 0x1ec3788cd1c32e54d889d67fe29e481114f9d4afe9b44b229aa29d8ad528dd31n;
 const PUBLIC_DATA_ROOT = 0x23c08a6b1297210c5e24c76b9a936250a1ce2721576c26ea797c7ec35f9e46a9n;
 const NOTE_HASH_ROOT = 0x2ac5dda169f6bb3b9ca09bbac34e14c94d1654597db740153a1288d859a8a30an;

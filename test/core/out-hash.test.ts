@@ -1,6 +1,6 @@
 // Out hashes and L2-to-L1 membership witnesses (src/core/out-hash.ts).
 //
-// Known answers come from the reference's own tests ([4.3] era):
+// Known answers come from the reference's own tests (its 4.3 release line):
 // - aztec-labs-eng/aztec-node@997087138813c106123550847d7e3ad007f6a578
 //   yarn-project/stdlib/src/messaging/out_hash.test.ts (epoch out-hash snapshots)
 // - aztec-labs-eng/aztec-node@089d2cde7c808ab48cc74cf8d83b9545e7b75bef

@@ -16,7 +16,7 @@ import { indexedLeafHash, rootFromPath, WorldStateModel, ZERO_HASHES, zeroHash }
 
 const H = (l: bigint, r: bigint) => poseidon2Hash([l, r]);
 
-// reference-facts §5.6 known answers ([4.3]).
+// Known answers: the reference protocol's 4.3 genesis constants (docs/world-state.md, "Genesis").
 const GENESIS_BLOCK_HEADER_HASH =
   21694244557328181932449230888455310614586084993178835904749768133365362325861n;
 const GENESIS_ARCHIVE_ROOT = 9682850228538071369704502076456077473410427336083826595120404283897422804423n;

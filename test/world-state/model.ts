@@ -344,7 +344,7 @@ function writeIntoPublicData(tree: ModelTree, writes: readonly PublicDataWrite[]
   }
 }
 
-/** The genesis state (block 0), as described in reference-facts §5.6. */
+/** The genesis state (block 0), as described in docs/world-state.md, "Genesis". */
 export function genesisState(options: WorldStateOptions): ModelState {
   const state = emptyState();
   const nullifiers = state[TreeId.NULLIFIER];

@@ -1,6 +1,6 @@
-// Tx validation (docs/transactions.md, "Validation"): the checks run for isValidTx, sendTx and again
-// before a block takes a tx, in the reference's order and with its reason texts. Every check
-// runs and every failure is reported, so a client sees all that is wrong at once.
+// Tx validation (docs/transactions.md, "Validation"): the checks run for isValidTx and sendTx, in
+// the reference's order and with its reason texts. Every check runs and every failure is
+// reported, so a client sees all that is wrong at once.
 import type { GasFees } from '../core/block-header.js';
 import {
   type AllowedElement,

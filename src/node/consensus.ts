@@ -56,7 +56,7 @@ export interface ConsensusDeps {
   /** The `p2p` store (the node key); open exactly when P2P is on. */
   p2pStore: StoreEnvironment | undefined;
   validators: () => readonly Validator[];
-  /** Runs a chain pass soon (late bound: the driver is built after the consensus parts). */
+  /** Asks for a chain pass soon (the chain driver, built after the consensus parts, listens). */
   requestPass: () => void;
   root: Logger;
 }

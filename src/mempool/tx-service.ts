@@ -329,7 +329,11 @@ export class TxService {
         break;
       }
     }
-    if (this.settled.size === 0) from = 1;
+    // The first pass (after a start) checks every pending tx against the trees; later ones only
+    // against the nullifiers of the blocks settled since.
+    const firstPass = this.settled.size === 0;
+    if (firstPass) from = 1;
+    const landed: Fr[] = [];
     for (let n = from; n <= latest; n++) {
       const block = this.o.chain.getBlock(n);
       if (!block) continue;
@@ -337,6 +341,7 @@ export class TxService {
         .map((e) => e.txHash)
         .filter((h) => this.pool.status(h) === 'pending');
       if (hashes.length > 0) this.pool.markMined(hashes, n);
+      if (!firstPass) for (const effect of block.body.txEffects) landed.push(...effect.nullifiers);
       this.settled.set(n, block.hash);
     }
     for (const n of this.settled.keys())
@@ -346,22 +351,43 @@ export class TxService {
     const mark = `${latest}:${this.o.chain.getBlock(latest)?.hash}:${this.minFees!.slot}`;
     if (mark !== this.evictedAt) {
       this.evictedAt = mark;
-      this.evictUnincludable();
+      this.evictUnincludable(firstPass ? undefined : landed);
     }
   }
 
-  /** Drops pending txs that no block can take any more. */
-  private evictUnincludable(): void {
+  /**
+   * Drops pending txs that no block can take any more: one spending a nullifier now in the chain
+   * (`landed`: the nullifiers of the blocks settled since the last pass, found through the pool's
+   * nullifier index; undefined: look each pending tx's nullifiers up in the tree), an expired one,
+   * or one whose anchor block is gone (looked up once per distinct anchor). The cost per pass is
+   * a cheap walk over the pending txs plus a look-up per new nullifier and per anchor, not tree
+   * reads per pending tx: a large pool must not stall the node after every block.
+   */
+  private evictUnincludable(landed: readonly Fr[] | undefined): void {
     const state = this.o.worldState.at(this.o.worldState.latestBlockNumber);
     const nextSlotStart = slotStart(this.minFees!.slot, this.o.constants);
+    const spent = landed === undefined ? undefined : new Set(this.pool.conflictsOf(landed));
+    const anchorKnown = new Map<Fr, boolean>();
+    const hasAnchor = (anchor: Fr) => {
+      let known = anchorKnown.get(anchor);
+      if (known === undefined) {
+        known = state.findLeaf(TreeId.ARCHIVE, anchor) !== undefined;
+        anchorKnown.set(anchor, known);
+      }
+      return known;
+    };
     const drop: { hash: Fr; why: string }[] = [];
-    for (const entry of this.pool.pendingEntries()) {
+    for (const entry of this.pool.pendingInOrder()) {
       const { data } = entry.tx;
-      if (entry.nullifiers.some((n) => state.findLeaf(TreeId.NULLIFIER, n) !== undefined)) {
+      const isSpent =
+        spent === undefined
+          ? entry.nullifiers.some((n) => state.findLeaf(TreeId.NULLIFIER, n) !== undefined)
+          : spent.has(entry.hash);
+      if (isSpent) {
         drop.push({ hash: entry.hash, why: 'a nullifier of it is now in the chain' });
       } else if (data.expirationTimestamp < nextSlotStart) {
         drop.push({ hash: entry.hash, why: 'expired' });
-      } else if (state.findLeaf(TreeId.ARCHIVE, data.constants.anchorBlockHash) === undefined) {
+      } else if (!hasAnchor(data.constants.anchorBlockHash)) {
         drop.push({ hash: entry.hash, why: 'its anchor block is no longer in the chain' });
       }
     }

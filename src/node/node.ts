@@ -195,7 +195,8 @@ export class CairnNode implements NodeApi {
         root,
       });
 
-      // Block production and proving.
+      // Block production and proving. With the realtime clock, building and sending have deadlines.
+      const clock: Clock = { mode: config.clock };
       const sequencer = !config.sequencer
         ? undefined
         : new Sequencer({
@@ -221,6 +222,7 @@ export class CairnNode implements NodeApi {
             consensus: consensus.client,
             slashing: consensus.slashVoter,
             attestationTimeoutMs: config.attestationTimeoutMs,
+            realtime: () => clock.mode === 'realtime',
             logger: root.child({ component: 'sequencer' }),
           });
       // The dev prover proves with the configured key, or on the embedded L1 with its deployer's.
@@ -241,7 +243,6 @@ export class CairnNode implements NodeApi {
         logger.warn('no prover key (proverPrivateKey): this node does not prove epochs');
 
       // The chain pass that runs them all.
-      const clock: Clock = { mode: config.clock };
       const driver = new ChainDriver({
         rollup,
         archiver,

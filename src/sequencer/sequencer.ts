@@ -64,6 +64,19 @@ export interface SlashingVotes {
 /** DA gas a checkpoint can carry: its blob space (6 blobs of 4096 fields, 32 gas per field). */
 export const MAX_DA_GAS_PER_CHECKPOINT = 6 * 4096 * 32;
 
+/**
+ * Txs in a row that did not fit the checkpoint's room after all, before the block is closed: a
+ * full checkpoint then costs a few executions more, not one per pending tx.
+ */
+export const MAX_MISSES_IN_A_ROW = 16;
+
+/** Share of the time left until the proposal must be sent that block building may take; the
+ * rest is for the committee's attestations (attesters re-execute the blocks) and sending. */
+const BUILD_SHARE = 0.5;
+
+/** Building yields to the event loop this often (ms), so requests are answered meanwhile. */
+const YIELD_EVERY_MS = 10;
+
 export interface SequencerOptions {
   rollup: ProposerL1;
   worldState: WorldState;
@@ -87,7 +100,20 @@ export interface SequencerOptions {
   slashing?: SlashingVotes | undefined;
   /** Longest wait for the committee's attestations (shortened so the proposal still lands in its slot). */
   attestationTimeoutMs: number;
+  /**
+   * Whether L1 time follows the wall clock (realtime: anvil mines every ethereumSlotDuration
+   * seconds), so that building and sending have a wall-clock deadline. Default: no (manual).
+   */
+  realtime?: () => boolean;
+  /** Wall-clock milliseconds (tests move it). Default: Date.now. */
+  wallClock?: () => number;
   logger: Logger;
+}
+
+/** When, in wall-clock milliseconds, block building must stop and the proposal be sent. */
+export interface SlotDeadlines {
+  buildBy: number;
+  sendBy: number;
 }
 
 export interface SequencerSettings {
@@ -101,7 +127,15 @@ export interface SequencerSettings {
 
 export type SequencerOutcome =
   | {
-      kind: 'paused' | 'not-proposer' | 'slot-taken' | 'not-synced' | 'no-txs' | 'slot-ending' | 'no-quorum';
+      kind:
+        | 'paused'
+        | 'not-proposer'
+        | 'slot-taken'
+        | 'not-synced'
+        | 'no-txs'
+        | 'slot-ending'
+        | 'no-quorum'
+        | 'too-late';
       slot: number;
     }
   | { kind: 'published'; slot: number; checkpointNumber: number; blocks: number[]; txHash: Hash }
@@ -170,7 +204,7 @@ export class Sequencer {
     const proposer = await this.o.committee.proposer(slot);
     const me = this.validators.find((v) => v.attester.address.toLowerCase() === proposer);
     if (!me) return { kind: 'not-proposer', slot };
-    const outcome = await this.propose(slot, me, pending, next);
+    const outcome = await this.propose(slot, me, pending, now, next);
     // The proposal goes first: it is the one that must make the slot.
     await this.voteOnSlashing(slot, me);
     return outcome;
@@ -187,14 +221,38 @@ export class Sequencer {
     }
   }
 
+  private wall(): number {
+    return this.o.wallClock?.() ?? Date.now();
+  }
+
+  /**
+   * With the realtime clock, the wall-clock deadlines of a slot whose latest L1 block is at `now`
+   * (seen just now) and whose next one is at `next`: the proposal must be sent before the slot's
+   * last L1 block is mined (less a margin for sending), and building gets a share of that time.
+   * Undefined with the manual clock: L1 time stands still while the node works.
+   */
+  slotDeadlines(slot: number, now: bigint, next: bigint): SlotDeadlines | undefined {
+    if (!this.o.realtime?.()) return undefined;
+    const { constants } = this.o;
+    const blockTime = BigInt(Math.max(1, constants.ethereumSlotDuration));
+    const slotEnd = slotStart(slot + 1, constants);
+    const lastBlockOfSlot = next + ((slotEnd - 1n - next) / blockTime) * blockTime;
+    const margin = Math.max(500, (Number(blockTime) * 1000) / 2);
+    const seen = this.wall();
+    const sendBy = seen + Number(lastBlockOfSlot - now) * 1000 - margin;
+    return { buildBy: seen + Math.max(0, sendBy - seen) * BUILD_SHARE, sendBy };
+  }
+
   /** Builds and publishes the checkpoint of `slot` as `me`, its proposer. */
   private async propose(
     slot: number,
     me: Validator,
     pending: number,
+    now: bigint,
     next: bigint,
   ): Promise<SequencerOutcome> {
     const { rollup, chain, proposedBlocks, worldState, constants, logger } = this.o;
+    const deadlines = this.slotDeadlines(slot, now, next);
     if (chain.latestCheckpointNumber !== pending) return { kind: 'not-synced', slot };
     // Checkpoints past their proof window go first: a proposal would prune them itself, and the
     // node must unwind them (through the archiver, when the prune lands) before building on L1.
@@ -224,6 +282,7 @@ export class Sequencer {
       bodyBytes: MAX_CHECKPOINT_BODY_BYTES - CHECKPOINT_BODY_OVERHEAD_BYTES,
     };
     for (let i = 0; i < this.o.maxBlocksPerCheckpoint; i++) {
+      if (deadlines !== undefined && this.wall() >= deadlines.buildBy) break;
       const fork = worldState.fork();
       const globalVariables: GlobalVariables = {
         chainId: BigInt(this.o.chainId),
@@ -243,7 +302,13 @@ export class Sequencer {
           : { previousSponge: blocks[i - 1]!.header.spongeBlobHash }),
       });
       budget.bodyBytes -= BLOCK_BODY_OVERHEAD_BYTES;
-      const { manaUsed, reverted } = this.fillBlock(builder, globalVariables, used, budget);
+      const { manaUsed, reverted, full } = await this.fillBlock(
+        builder,
+        globalVariables,
+        used,
+        budget,
+        deadlines?.buildBy,
+      );
       if (builder.txCount < this.settings.minTxsPerBlock || (i > 0 && builder.txCount === 0)) break;
       const block = builder.finish(manaUsed);
       await worldState.commit(fork);
@@ -251,6 +316,8 @@ export class Sequencer {
       for (const r of reverted) this.o.txs.reverted(r.hash, r.reason);
       blocks.push(block);
       await this.o.consensus.announceBlock(block, slot, me);
+      // A checkpoint with no room left, or out of building time, takes no more blocks.
+      if (full) break;
     }
     if (blocks.length === 0) return { kind: 'no-txs', slot };
 
@@ -274,8 +341,13 @@ export class Sequencer {
     };
     const headerHash = checkpointHeaderHash(header);
     const body = encodeCheckpointBody({ header, blocks });
-    // The proposal has to be mined in this slot: stop waiting a block before the slot ends.
+    // The proposal has to be mined in this slot: stop waiting in time to send it (realtime), or a
+    // block before the slot ends (manual: L1 time only moves when mined).
     const slotLeftMs = Number(slotStart(slot + 1, constants) - next - 1n) * 1000;
+    const attestationDeadline =
+      deadlines === undefined
+        ? Date.now() + Math.max(0, Math.min(this.o.attestationTimeoutMs, slotLeftMs))
+        : Math.min(this.wall() + this.o.attestationTimeoutMs, deadlines.sendBy);
     const attestations = await this.o.consensus.gatherAttestations({
       checkpointNumber: n,
       slot,
@@ -285,11 +357,20 @@ export class Sequencer {
       body,
       proposer: me,
       committee: await this.o.committee.committee(epoch),
-      deadline: Date.now() + Math.max(0, Math.min(this.o.attestationTimeoutMs, slotLeftMs)),
+      deadline: attestationDeadline,
     });
     if (attestations === undefined) {
       this.sentForSlot = slot;
       return { kind: 'no-quorum', slot };
+    }
+    // A proposal that can no longer be mined in its slot is not sent: L1 would refuse it, and
+    // its blocks are dropped when the next checkpoint is built.
+    if (deadlines !== undefined && this.wall() > deadlines.sendBy) {
+      this.sentForSlot = slot;
+      logger.warn(
+        `checkpoint ${n} (slot ${slot}) was ready ${this.wall() - deadlines.sendBy} ms too late to land in its slot: not sent`,
+      );
+      return { kind: 'too-late', slot };
     }
     const txHash = await rollup.propose(me.publisher, {
       checkpointNumber: n,
@@ -310,21 +391,36 @@ export class Sequencer {
   }
 
   /**
-   * Executes pending txs in priority order into the block until it holds maxTxsPerBlock or the
-   * pool is exhausted. A tx that cannot pay this slot's fees, has expired or does not fit the
-   * checkpoint's mana and DA budget (or the room left in the body L1 carries) waits; one whose
-   * execution fails leaves the pool.
+   * Executes pending txs in priority order into the block until it holds maxTxsPerBlock, the
+   * pool is exhausted, building time is up (`buildBy`), or MAX_MISSES_IN_A_ROW executed txs in a
+   * row did not fit the checkpoint's room (mana, DA gas, body bytes): never the whole pool. A tx
+   * that cannot pay this slot's fees, has expired or does not fit waits; one whose execution
+   * fails leaves the pool. `full` says the checkpoint should take no more blocks. Yields to the
+   * event loop every few milliseconds.
    */
-  private fillBlock(
+  private async fillBlock(
     builder: BlockBuilder,
     globals: GlobalVariables,
     used: Set<Fr>,
     budget: { mana: bigint; daGas: number; bodyBytes: number },
-  ): { manaUsed: bigint; reverted: { hash: Fr; reason: string }[] } {
+    buildBy: number | undefined,
+  ): Promise<{ manaUsed: bigint; reverted: { hash: Fr; reason: string }[]; full: boolean }> {
     let manaUsed = 0n;
     const reverted: { hash: Fr; reason: string }[] = [];
+    let misses = 0;
+    let full = false;
+    let yieldedAt = this.wall();
     for (const { hash, tx } of this.o.txs.pending()) {
       if (builder.txCount >= this.settings.maxTxsPerBlock) break;
+      const wall = this.wall();
+      if (buildBy !== undefined && wall >= buildBy) {
+        full = true;
+        break;
+      }
+      if (wall - yieldedAt >= YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        yieldedAt = this.wall();
+      }
       if (used.has(hash)) continue;
       const max = tx.data.constants.gasSettings.maxFeesPerGas;
       if (max.feePerL2Gas < globals.gasFees.feePerL2Gas || max.feePerDaGas < globals.gasFees.feePerDaGas)
@@ -341,8 +437,14 @@ export class Sequencer {
       }
       const billed = result.gasUsed.billedGas;
       const bodyBytes = txEffectBodyBytesBound(result.effect);
-      if (BigInt(billed.l2Gas) > budget.mana || billed.daGas > budget.daGas || bodyBytes > budget.bodyBytes)
+      if (BigInt(billed.l2Gas) > budget.mana || billed.daGas > budget.daGas || bodyBytes > budget.bodyBytes) {
+        if (++misses >= MAX_MISSES_IN_A_ROW) {
+          full = true;
+          break;
+        }
         continue;
+      }
+      misses = 0;
       budget.mana -= BigInt(billed.l2Gas);
       budget.daGas -= billed.daGas;
       budget.bodyBytes -= bodyBytes;
@@ -351,6 +453,6 @@ export class Sequencer {
       manaUsed += BigInt(billed.l2Gas);
       if (result.revertReason) reverted.push({ hash, reason: result.revertReason });
     }
-    return { manaUsed, reverted };
+    return { manaUsed, reverted, full };
   }
 }

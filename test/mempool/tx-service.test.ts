@@ -75,10 +75,10 @@ describe('tx service: the pool follows the chain', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const makeTx = (nullifier: Fr, expirationTimestamp = 2n ** 40n) =>
+  const makeTx = (nullifier: Fr, expirationTimestamp = 2n ** 40n, anchorBlock = 0) =>
     buildTx({
       feePayer: payer!.address,
-      anchorBlockHash: chain.getBlock(0)!.hash,
+      anchorBlockHash: chain.getBlock(anchorBlock)!.hash,
       chainId: 31337,
       version: 1,
       expirationTimestamp,
@@ -163,5 +163,44 @@ describe('tx service: the pool follows the chain', () => {
     fees.slot = 6; // the next slot starts after its expiration
     await service.afterPass();
     assert.equal(service.pool.status(c.hash), undefined);
+  });
+
+  test('a pending tx whose anchor block leaves the chain leaves the pool', async () => {
+    const base = chain.latestBlockNumber;
+    await propose([]);
+    const anchored = makeTx(0xd1n, 2n ** 40n, base + 1);
+    await service.sendTx(anchored.tx, anchored.hash);
+    await service.afterPass();
+    assert.equal(service.pool.status(anchored.hash), 'pending');
+    chain.unwindBlocksAfter(base);
+    await worldState.rollbackTo(base);
+    await service.afterPass();
+    assert.equal(service.pool.status(anchored.hash), undefined);
+  });
+
+  test('after a restart, the first pass checks every pending tx against the nullifier tree', async () => {
+    const e = makeTx(0xe1n);
+    await service.sendTx(e.tx, e.hash);
+    await service.afterPass();
+    // The rival lands while this service does not settle (as if the node stopped before its pass).
+    const rival = makeTx(0xe1n, 2n ** 40n + 1n);
+    await propose([rival]);
+    const restarted = new TxService({
+      env: openEnvironment(dir, 'mempool'),
+      worldState,
+      chain,
+      fees,
+      constants,
+      chainId: 31337,
+      rollupVersion: 1,
+      txsLimits: { daGas: 786_432, l2Gas: 6_540_000 },
+      allowedSetup: [],
+      maxTxCount: 100,
+      maxBytes: 1 << 24,
+      logger: silentLogger(),
+    });
+    assert.equal(restarted.pool.status(e.hash), 'pending');
+    await restarted.afterPass();
+    assert.equal(restarted.pool.status(e.hash), undefined);
   });
 });

@@ -38,10 +38,13 @@ const node = await startCairn(
     '--max-txs-per-block',
     '1000',
     '--log-level',
-    'warn',
+    process.env.BENCH_LOG_LEVEL ?? 'warn',
   ],
   {},
-  CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [],
+  [
+    ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
+    ...(process.env.BENCH_NODE_FLAGS?.split(' ') ?? []),
+  ],
 );
 
 /** The node's resident set in MB. */
@@ -173,4 +176,6 @@ await benchOnNode('flood', node, async () => {
   );
   watching = false;
   await watcher;
+  // BENCH_LOG_LEVEL=info shows what the node did meanwhile.
+  if (process.env.BENCH_LOG_LEVEL !== undefined) log(node.output());
 });

@@ -85,6 +85,15 @@ export class BlockBuilder {
     this.txEffects.push(effect);
   }
 
+  /**
+   * Seals the block like `finish`, hashing the trees first in slices with `pause()` between them,
+   * so that sealing a large block leaves room for other work (requests) on the event loop.
+   */
+  async finishInSlices(totalManaUsed: bigint, pause: () => Promise<void>): Promise<L2Block> {
+    await this.fork.hashPendingInSlices(pause);
+    return this.finish(totalManaUsed);
+  }
+
   /** Seals the block: the header over the new tree snapshots, appended to the archive. */
   finish(totalManaUsed: bigint): L2Block {
     if (this.finished) throw new Error('the block is finished');

@@ -77,6 +77,8 @@ const BUILD_SHARE = 0.5;
 /** Building yields to the event loop this often (ms), so requests are answered meanwhile. */
 const YIELD_EVERY_MS = 10;
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface SequencerOptions {
   rollup: ProposerL1;
   worldState: WorldState;
@@ -310,9 +312,14 @@ export class Sequencer {
         deadlines?.buildBy,
       );
       if (builder.txCount < this.settings.minTxsPerBlock || (i > 0 && builder.txCount === 0)) break;
-      const block = builder.finish(manaUsed);
+      // Sealing, committing and storing a large block each take tens of milliseconds: requests
+      // waiting meanwhile are answered between the steps.
+      const block = await builder.finishInSlices(manaUsed, yieldToEventLoop);
+      await yieldToEventLoop();
       await worldState.commit(fork);
+      await yieldToEventLoop();
       proposedBlocks.addProposedBlock(block);
+      await yieldToEventLoop();
       for (const r of reverted) this.o.txs.reverted(r.hash, r.reason);
       blocks.push(block);
       await this.o.consensus.announceBlock(block, slot, me);
@@ -341,6 +348,7 @@ export class Sequencer {
     };
     const headerHash = checkpointHeaderHash(header);
     const body = encodeCheckpointBody({ header, blocks });
+    await yieldToEventLoop();
     // The proposal has to be mined in this slot: stop waiting in time to send it (realtime), or a
     // block before the slot ends (manual: L1 time only moves when mined).
     const slotLeftMs = Number(slotStart(slot + 1, constants) - next - 1n) * 1000;
@@ -372,6 +380,7 @@ export class Sequencer {
       );
       return { kind: 'too-late', slot };
     }
+    await yieldToEventLoop();
     const txHash = await rollup.propose(me.publisher, {
       checkpointNumber: n,
       slot,
@@ -418,7 +427,7 @@ export class Sequencer {
         break;
       }
       if (wall - yieldedAt >= YIELD_EVERY_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
         yieldedAt = this.wall();
       }
       if (used.has(hash)) continue;

@@ -133,6 +133,12 @@ export interface WorldStateFork extends WorldStateReader {
   insertNullifiers(txNullifiers: readonly Fr[]): void;
   /** Applies public-data writes in order: an existing slot's leaf is updated, a new slot appended. */
   writePublicData(writes: readonly PublicDataWrite[]): void;
+  /**
+   * Hashes the pending changes in slices of about `sliceMs`, awaiting `pause()` between them (a
+   * large block then does not hold the event loop); reads afterwards need no hashing. The same
+   * result as reading. `maxHashes` caps the hashes between two checks of the time.
+   */
+  hashPendingInSlices(pause: () => Promise<void>, sliceMs?: number, maxHashes?: number): Promise<void>;
 }
 
 /** How the world state is created and how much history it keeps. */

@@ -99,6 +99,8 @@ interface TreeOverlay {
   readonly newKeys: Fr[];
   /** Committed pages read so far (null: none stored, all empty). */
   readonly pages: Map<number, Buffer | null>;
+  /** Hashing in slices under way (hashPendingInSlices); a read in a pause finishes it first. */
+  hashing?: Generator<void> | undefined;
 }
 
 function checkFr(value: Fr, what: string): void {
@@ -502,22 +504,52 @@ export class View implements WorldStateFork {
 
   /** Hashes changed leaves of an indexed tree, then every dirty node up to the root, once each. */
   private hashPending(t: TreeOverlay): void {
+    if (t.hashing !== undefined) for (const _ of t.hashing);
+    t.hashing = undefined;
+    for (const _ of this.hashSteps(t, Number.POSITIVE_INFINITY));
+  }
+
+  /**
+   * Hashes every tree's pending changes in slices, awaiting `pause()` whenever a slice has taken
+   * `sliceMs` or more, so that a large block does not hold the event loop for the whole of its
+   * hashing (tens to hundreds of milliseconds); snapshots afterwards are cheap. The result is the
+   * same as hashing at once. A slice ends at every tree level and every `maxHashes` hashes.
+   */
+  async hashPendingInSlices(pause: () => Promise<void>, sliceMs = 8, maxHashes = 1024): Promise<void> {
+    let sliceStart = performance.now();
+    for (const t of this.trees) {
+      t.hashing = this.hashSteps(t, maxHashes);
+      for (const _ of t.hashing) {
+        if (performance.now() - sliceStart < sliceMs) continue;
+        await pause();
+        sliceStart = performance.now();
+      }
+      t.hashing = undefined;
+    }
+  }
+
+  /** hashPending's work, stopping (yielding) after each level and each `maxHashes` hashes. */
+  private *hashSteps(t: TreeOverlay, maxHashes: number): Generator<void> {
     if (t.unhashedPreimages.size > 0) {
       const width = t.tree === TreeId.NULLIFIER ? 3 : 4;
-      const indexes = [...t.unhashedPreimages];
-      const input = Buffer.allocUnsafe(indexes.length * width * 32);
-      indexes.forEach((index, i) => {
-        leafFields(t.tree as IndexedTreeId, t.preimages.get(index)!).forEach((field, f) => {
-          input.set(frToBuffer(field), (i * width + f) * 32);
+      const all = [...t.unhashedPreimages];
+      for (let from = 0; from < all.length; from += maxHashes) {
+        const indexes = all.slice(from, from + maxHashes);
+        const input = Buffer.allocUnsafe(indexes.length * width * 32);
+        indexes.forEach((index, i) => {
+          leafFields(t.tree as IndexedTreeId, t.preimages.get(index)!).forEach((field, f) => {
+            input.set(frToBuffer(field), (i * width + f) * 32);
+          });
         });
-      });
-      const hashes = Buffer.allocUnsafe(indexes.length * 32);
-      poseidon2HashBatch(input, width, hashes);
-      indexes.forEach((index, i) => {
-        t.nodes.set(index, hashes.subarray(i * 32, i * 32 + 32));
-        t.dirtyLeaves.push(index);
-      });
-      t.unhashedPreimages.clear();
+        const hashes = Buffer.allocUnsafe(indexes.length * 32);
+        poseidon2HashBatch(input, width, hashes);
+        indexes.forEach((index, i) => {
+          t.nodes.set(index, hashes.subarray(i * 32, i * 32 + 32));
+          t.dirtyLeaves.push(index);
+          t.unhashedPreimages.delete(index);
+        });
+        yield;
+      }
     }
     if (t.dirtyLeaves.length === 0) return;
     let dirty = [...new Set(t.dirtyLeaves)].sort((a, b) => a - b);
@@ -528,17 +560,21 @@ export class View implements WorldStateFork {
         const parent = Math.floor(index / 2);
         if (parents[parents.length - 1] !== parent) parents.push(parent);
       }
-      const input = Buffer.allocUnsafe(parents.length * 64);
-      parents.forEach((parent, i) => {
-        input.set(this.node(t, level, 2 * parent), i * 64);
-        input.set(this.node(t, level, 2 * parent + 1), i * 64 + 32);
-      });
-      const hashes = Buffer.allocUnsafe(parents.length * 32);
-      hashPairsParallel(input, hashes);
       const base = (level + 1) * NODE_KEY_STRIDE;
-      parents.forEach((parent, i) => {
-        t.nodes.set(base + parent, hashes.subarray(i * 32, i * 32 + 32));
-      });
+      for (let from = 0; from < parents.length; from += maxHashes) {
+        const slice = parents.slice(from, from + maxHashes);
+        const input = Buffer.allocUnsafe(slice.length * 64);
+        slice.forEach((parent, i) => {
+          input.set(this.node(t, level, 2 * parent), i * 64);
+          input.set(this.node(t, level, 2 * parent + 1), i * 64 + 32);
+        });
+        const hashes = Buffer.allocUnsafe(slice.length * 32);
+        hashPairsParallel(input, hashes);
+        slice.forEach((parent, i) => {
+          t.nodes.set(base + parent, hashes.subarray(i * 32, i * 32 + 32));
+        });
+        yield;
+      }
       dirty = parents;
     }
     t.root = t.nodes.get(t.height * NODE_KEY_STRIDE)!;

@@ -291,6 +291,9 @@ export class ModelFork extends ModelReader implements WorldStateFork {
     return this.state;
   }
 
+  /** The model hashes when read: nothing is pending. */
+  async hashPendingInSlices(): Promise<void> {}
+
   appendLeaves(tree: AppendOnlyTreeId, leaves: readonly Fr[]): void {
     if (isIndexedTree(tree)) throw new Error(`tree ${tree} is not append-only`);
     for (const value of leaves) this.state[tree].pushAppendOnly(value, this.pendingBlock);

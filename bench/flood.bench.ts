@@ -37,6 +37,9 @@ const node = await startCairn(
     '1',
     '--max-txs-per-block',
     '1000',
+    // Room for the whole flood (the default cap is 10,000 pending txs).
+    '--mempool-max-tx-count',
+    String(2 * N),
     '--log-level',
     process.env.BENCH_LOG_LEVEL ?? 'warn',
   ],

@@ -1,7 +1,8 @@
 // The archiver follows L1: for each proposal it reads the checkpoint body from calldata, checks
 // it against what L1 recorded, re-executes its blocks on the world state (each must rebuild to
 // its header), and stores the checkpoint; epoch proofs move the proven tip, prunes unwind, and a
-// proof that is `finalityDepth` L1 blocks old makes its checkpoints final.
+// proof that is `finalityDepth` L1 blocks old, in an L1 block that L1 keeps for good
+// (`ensureL1Durable`), makes its checkpoints final.
 import type { Logger } from 'pino';
 import type { L2Block } from '../core/block.js';
 import { decodeCheckpointBody, verifyCheckpointBody } from '../core/checkpoint-body.js';
@@ -33,6 +34,12 @@ export interface ArchiverOptions {
   constants: L1RollupConstants;
   /** L1 blocks after which an epoch proof counts as final. */
   finalityDepth: number;
+  /**
+   * Resolves true once an L1 block survives a crash of the node and its L1 together (the
+   * embedded L1 saves its state for it); a proof is final only then. Default: L1 keeps every
+   * block it has (an external L1).
+   */
+  ensureL1Durable?: ((l1Block: bigint) => Promise<boolean>) | undefined;
   /** Most L1 blocks read in one pass. */
   batchBlocks?: number;
   logger: Logger;
@@ -152,10 +159,17 @@ export class Archiver implements ProposedBlocks {
       await this.reportProgress(from, to, latest.number);
     }
     const provenAt = store.provenAtL1Block;
-    const final = provenAt !== undefined && latest.number - provenAt >= BigInt(this.o.finalityDepth);
-    if (final && store.finalizedCheckpoint < store.provenCheckpoint) {
-      store.setFinalizedCheckpoint(store.provenCheckpoint);
-      logger.info(`checkpoint ${store.provenCheckpoint} is final`);
+    const deep = provenAt !== undefined && latest.number - provenAt >= BigInt(this.o.finalityDepth);
+    if (deep && store.finalizedCheckpoint < store.provenCheckpoint) {
+      // Final means for good: the proof's L1 block must survive a crash of node and L1 together.
+      if (await (this.o.ensureL1Durable?.(provenAt) ?? true)) {
+        store.setFinalizedCheckpoint(store.provenCheckpoint);
+        logger.info(`checkpoint ${store.provenCheckpoint} is final`);
+      } else {
+        logger.warn(
+          `checkpoint ${store.provenCheckpoint} is not final yet: the L1 could not save the block of its proof (${provenAt})`,
+        );
+      }
     }
     return report;
   }

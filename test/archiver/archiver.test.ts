@@ -2,10 +2,18 @@
 // that did not build them; proofs move the proven and finalized tips.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
 import { accumulateCheckpointOutHashes } from '../../src/core/out-hash.js';
 import { slotStart } from '../../src/core/time.js';
 import { TreeId } from '../../src/world-state/types.js';
 import { deployer, L1ChainFixture, txEffect as tx } from './l1-chain-fixture.js';
+
+/** A pino logger that keeps what it logs, as { level, msg }. */
+function capturingLogger() {
+  const lines: { level: number; msg: string }[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  return { logger, lines, errors: () => lines.filter((l) => l.level >= 50).map((l) => l.msg) };
+}
 
 describe('archiver', () => {
   let chain: L1ChainFixture;
@@ -70,6 +78,44 @@ describe('archiver', () => {
       await chain.anvil.mine({ blocks: 2 });
       await archiver.sync();
       assert.equal(store.getTips().finalized.checkpoint.number, 2);
+    } finally {
+      await worldState.close();
+    }
+  });
+
+  test('a proof deep enough is final only once L1 keeps its block for good', async () => {
+    let durable = false;
+    const asked: bigint[] = [];
+    const { logger, lines } = capturingLogger();
+    const { worldState, store, archiver } = await chain.openNode(
+      {
+        logger,
+        ensureL1Durable: async (l1Block) => {
+          asked.push(l1Block);
+          return durable;
+        },
+      },
+      'durability',
+    );
+    try {
+      await archiver.sync();
+      const provenAt = store.provenAtL1Block!;
+      assert.equal(store.getTips().proven.checkpoint.number, 2);
+      assert.ok((await chain.rollup.latestL1Block()).number - provenAt >= 2n, 'the proof is deep enough');
+      assert.equal(store.getTips().finalized.checkpoint.number, 0);
+      assert.deepEqual(asked, [provenAt]);
+      assert.ok(
+        lines.some((l) =>
+          /checkpoint 2 is not final yet: the L1 could not save the block of its proof/.test(l.msg),
+        ),
+      );
+      durable = true;
+      await archiver.sync();
+      assert.equal(store.getTips().finalized.checkpoint.number, 2);
+      assert.deepEqual(asked, [provenAt, provenAt]);
+      // Final once: not asked again.
+      await archiver.sync();
+      assert.equal(asked.length, 2);
     } finally {
       await worldState.close();
     }

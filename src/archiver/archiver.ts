@@ -157,6 +157,7 @@ export class Archiver implements ProposedBlocks {
       }
       store.setL1SyncPoint(syncPointOf(await rollup.l1Block(to)));
       await this.reportProgress(from, to, latest.number);
+      if (to === latest.number) await this.checkRollupAgreesWithEvents(to);
     }
     const provenAt = store.provenAtL1Block;
     const deep = provenAt !== undefined && latest.number - provenAt >= BigInt(this.o.finalityDepth);
@@ -172,6 +173,62 @@ export class Archiver implements ProposedBlocks {
       }
     }
     return report;
+  }
+
+  /** The disagreement between the rollup and its events last reported (checkpoint numbers). */
+  private disagreement: string | undefined;
+
+  /**
+   * Once synced to L1 block `at`, the rollup's pending and proven checkpoint numbers there must be
+   * those its events gave: each proposal emits CheckpointProposed, each proof EpochProven, each
+   * prune CheckpointsPruned. An L1 that kept a transaction's storage but lost the block holding it
+   * (an embedded L1 saved by anvil in the middle of mining a block; a broken L1 node) disagrees,
+   * and a node following it waits for ever: it cannot build on or prove a checkpoint whose body
+   * it never saw. That is said at error level, once per disagreement, and L1 is read again from
+   * the latest checkpoint, in case events were missed (an L1 RPC that dropped logs). The embedded
+   * L1 is recovered at the node's start, from the newest consistent saved state
+   * (`SavedL1State.chooseStart`).
+   */
+  private async checkRollupAgreesWithEvents(at: bigint): Promise<void> {
+    const { rollup, store, worldState, logger } = this.o;
+    let pending: number;
+    let proven: number;
+    try {
+      [pending, proven] = await Promise.all([
+        rollup.pendingCheckpointNumber(at),
+        rollup.provenCheckpointNumber(at),
+      ]);
+    } catch (err) {
+      // An L1 may keep no state for a block that is no longer its latest.
+      logger.debug(`rollup state at L1 block ${at} not read: ${(err as Error).message.split('\n')[0]}`);
+      return;
+    }
+    const ours = store.latestCheckpointNumber;
+    const oursProven = store.provenCheckpoint;
+    if (pending === ours && proven === oursProven) {
+      if (this.disagreement !== undefined) {
+        logger.info(
+          `the rollup on L1 agrees with its events again: checkpoint ${ours}, proven ${oursProven}`,
+        );
+        this.disagreement = undefined;
+      }
+      return;
+    }
+    const key = `${pending}/${proven}/${ours}/${oursProven}`;
+    if (this.disagreement === key) return;
+    this.disagreement = key;
+    logger.error(
+      `L1 is inconsistent: at L1 block ${at} the rollup reports checkpoint ${pending} (proven ${proven}), ` +
+        `but the events in its blocks give checkpoint ${ours} (proven ${oursProven}). L1 holds the effects ` +
+        'of transactions that none of its blocks carry (it lost blocks but kept their storage); ' +
+        'this node cannot propose or prove on top of checkpoints it never saw',
+    );
+    // Events that were missed (an L1 RPC that dropped logs) are found by reading L1 again.
+    const restart = await this.restartPoint(ours);
+    const lastKept = store.lastBlockOfCheckpoint(ours);
+    if (worldState.latestBlockNumber > lastKept) await worldState.rollbackTo(lastKept);
+    store.rewind(lastKept, restart);
+    logger.warn(`reading L1 again from block ${restart.blockNumber + 1n}, after checkpoint ${ours}`);
   }
 
   private async addCheckpoint(event: CheckpointProposedEvent): Promise<boolean> {

@@ -21,6 +21,7 @@ import { existsSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { gunzip } from 'node:zlib';
 import { anvilStateRoot, type DumpedAccount } from './state-trie.js';
 
@@ -68,13 +69,106 @@ export function checkAnvilState(state: AnvilStateJson): AnvilStateCheck {
   };
 }
 
-/** Parses and checks a state file; a file that is not a state (cut short, not JSON) is inconsistent. */
-export function checkAnvilStateText(text: string): AnvilStateCheck {
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** The index just after the JSON value that starts at or after `i` in `bytes`. */
+function skipValue(bytes: Uint8Array, i: number): number {
+  while (isSpace(bytes[i])) i++;
+  const first = bytes[i];
+  if (first === undefined) throw new Error('the file ends early');
+  if (first === QUOTE) {
+    // The next quote not escaped (an odd number of backslashes before it escapes it).
+    for (let j = bytes.indexOf(QUOTE, i + 1); j !== -1; j = bytes.indexOf(QUOTE, j + 1)) {
+      let backslashes = 0;
+      while (bytes[j - 1 - backslashes] === BACKSLASH) backslashes++;
+      if (backslashes % 2 === 0) return j + 1;
+    }
+    throw new Error('the file ends early');
+  }
+  if (first === 0x7b || first === 0x5b) {
+    let depth = 0;
+    for (; i < bytes.length; i++) {
+      const c = bytes[i];
+      if (c === QUOTE) i = skipValue(bytes, i) - 1;
+      else if (c === 0x7b || c === 0x5b) depth++;
+      else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1;
+    }
+    throw new Error('the file ends early');
+  }
+  while (
+    i < bytes.length &&
+    !isSpace(bytes[i]) &&
+    bytes[i] !== 0x2c &&
+    bytes[i] !== 0x7d &&
+    bytes[i] !== 0x5d
+  )
+    i++;
+  return i;
+}
+
+/**
+ * The members (name -> [start, end) of the value) of the JSON object at `start`, or the elements
+ * of the JSON array there: the structure of a large document without parsing its values.
+ */
+function membersOf(bytes: Uint8Array, start: number): { name: string; from: number; to: number }[] {
+  let i = start;
+  while (isSpace(bytes[i])) i++;
+  const open = bytes[i];
+  if (open !== 0x7b && open !== 0x5b) throw new Error('expected an object or an array');
+  const members: { name: string; from: number; to: number }[] = [];
+  i++;
+  for (;;) {
+    while (isSpace(bytes[i]) || bytes[i] === 0x2c) i++;
+    if (bytes[i] === 0x7d || bytes[i] === 0x5d) return members;
+    let name = '';
+    if (open === 0x7b) {
+      const end = skipValue(bytes, i);
+      name = JSON.parse(Buffer.from(bytes.subarray(i, end)).toString('utf8')) as string;
+      i = end;
+      while (isSpace(bytes[i])) i++;
+      if (bytes[i] !== 0x3a) throw new Error(`expected ':' after "${name}"`);
+      i++;
+    }
+    while (isSpace(bytes[i])) i++;
+    const to = skipValue(bytes, i);
+    members.push({ name, from: i, to });
+    i = to;
+  }
+}
+
+const parseSlice = (bytes: Uint8Array, m: { from: number; to: number }): unknown =>
+  JSON.parse(Buffer.from(bytes.subarray(m.from, m.to)).toString('utf8'));
+
+/**
+ * Checks a state file's bytes; one that is not a state (cut short, not JSON) is inconsistent.
+ * Only the accounts and the block headers are parsed: a long chain's file is far larger than
+ * what fits in one string, mostly blocks and transactions.
+ */
+export function checkAnvilStateBytes(file: Uint8Array | string): AnvilStateCheck {
+  const bytes = typeof file === 'string' ? Buffer.from(file, 'utf8') : file;
   let state: AnvilStateJson;
   try {
-    state = JSON.parse(text) as AnvilStateJson;
-    if (typeof state !== 'object' || state === null || typeof state.accounts !== 'object')
-      throw new Error('no accounts');
+    const top = new Map(membersOf(bytes, 0).map((m) => [m.name, m]));
+    const accounts = top.get('accounts');
+    if (accounts === undefined) throw new Error('no accounts');
+    const best = top.get('best_block_number');
+    const block = top.get('block');
+    const blocks = top.get('blocks');
+    state = {
+      accounts: parseSlice(bytes, accounts) as AnvilStateJson['accounts'],
+      ...(best === undefined ? {} : { best_block_number: parseSlice(bytes, best) as number }),
+      ...(block === undefined ? {} : { block: parseSlice(bytes, block) as AnvilStateJson['block'] }),
+      blocks:
+        blocks === undefined
+          ? []
+          : membersOf(bytes, blocks.from).map((b) => {
+              const header = membersOf(bytes, b.from).find((m) => m.name === 'header');
+              if (header === undefined) throw new Error('a block without a header');
+              return { header: parseSlice(bytes, header) as { number: string; stateRoot: string } };
+            }),
+    };
   } catch (err) {
     return {
       blockNumber: -1n,
@@ -85,8 +179,48 @@ export function checkAnvilStateText(text: string): AnvilStateCheck {
   return checkAnvilState(state);
 }
 
-/** anvil's state as JSON text, through `anvil_dumpState` (which answers gzip as hex). */
-export async function dumpAnvilState(rpcUrl: string, timeoutMs = 60_000): Promise<string> {
+/** The workerData member that makes this module, loaded in a worker, check the bytes in it. */
+const CHECK_JOB = 'cairnAnvilStateCheck';
+
+/** State files from this size on are checked in a worker thread (about 15 ms of checking per MB). */
+const OFF_THREAD_BYTES = 2 * 1024 * 1024;
+
+/** checkAnvilStateBytes in a worker thread, which runs this module (see the end of the file). */
+export function checkAnvilStateInWorker(bytes: Uint8Array): Promise<AnvilStateCheck> {
+  return new Promise((resolvePromise, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { [CHECK_JOB]: bytes } });
+    worker.once('message', (check: AnvilStateCheck) => {
+      void worker.terminate();
+      resolvePromise(check);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      reject(new Error(`the state check worker ended (${code}) without an answer`)),
+    );
+  });
+}
+
+/**
+ * Checks a large state in a worker thread, so that a long chain's check (mostly hashing its
+ * storage tries) does not hold up the event loop; a small one, or one whose worker cannot run
+ * (the TypeScript sources under tsx), is checked in place.
+ */
+export async function checkAnvilStateOffThread(
+  bytes: Uint8Array,
+  minBytes = OFF_THREAD_BYTES,
+): Promise<AnvilStateCheck> {
+  if (bytes.length >= minBytes) {
+    try {
+      return await checkAnvilStateInWorker(bytes);
+    } catch {
+      // checked in place below
+    }
+  }
+  return checkAnvilStateBytes(bytes);
+}
+
+/** anvil's state as JSON (bytes), through `anvil_dumpState` (which answers gzip as hex). */
+export async function dumpAnvilState(rpcUrl: string, timeoutMs = 60_000): Promise<Buffer> {
   const res = await fetch(rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -96,8 +230,7 @@ export async function dumpAnvilState(rpcUrl: string, timeoutMs = 60_000): Promis
   const body = (await res.json()) as { result?: unknown; error?: { message?: string } };
   if (typeof body.result !== 'string')
     throw new Error(`anvil_dumpState failed: ${body.error?.message ?? 'no result'}`);
-  const gz = Buffer.from(body.result.slice(2), 'hex');
-  return (await promisify(gunzip)(gz)).toString('utf8');
+  return promisify(gunzip)(Buffer.from(body.result.slice(2), 'hex'));
 }
 
 export interface SavedStateLogger {
@@ -130,6 +263,7 @@ export class SavedL1State {
   /** The L1 block at which the last save found no consistent state (not tried again until L1 moves). */
   private failedAt: bigint | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private timerStopped = true;
 
   constructor(
     dir: string,
@@ -156,14 +290,14 @@ export class SavedL1State {
     const { current, previous, temp } = this.files;
     if (existsSync(temp)) {
       // Written and synced in full before the renames begin; only a complete, consistent one counts.
-      const check = checkAnvilStateText(await readFile(temp, 'utf8'));
+      const check = await checkAnvilStateOffThread(await readFile(temp));
       if (check.consistent && !existsSync(current)) await rename(temp, current);
       else await rm(temp, { force: true });
     }
     const inconsistent: { file: string; problem: string }[] = [];
     for (const file of [current, previous]) {
       if (!existsSync(file)) continue;
-      const check = checkAnvilStateText(await readFile(file, 'utf8'));
+      const check = await checkAnvilStateOffThread(await readFile(file));
       if (!check.consistent) {
         inconsistent.push({ file, problem: check.problem ?? '' });
         continue;
@@ -215,23 +349,33 @@ export class SavedL1State {
     return this.saved !== undefined && this.saved >= block;
   }
 
-  /** Saves every `ms` while L1 has new blocks. */
+  /**
+   * Saves while L1 has new blocks: `ms` after the previous save, or 20 times as long as it took
+   * if that is longer (a save costs about 0.6 ms per L1 block of history, see
+   * docs/performance.md), so saving takes at most about 5% of the time.
+   */
   startTimer(rpcUrl: string, latestBlock: () => Promise<bigint>, ms: number): void {
+    this.timerStopped = false;
     const tick = async (): Promise<void> => {
+      const started = Date.now();
       try {
         const latest = await latestBlock();
         if (latest !== this.saved && latest !== this.failedAt) await this.save(rpcUrl);
       } catch (err) {
         this.logger.warn(`could not save the embedded L1's state: ${(err as Error).message}`);
       }
+      if (this.timerStopped) return;
+      this.timer = setTimeout(() => void tick(), Math.max(ms, 20 * (Date.now() - started)));
+      this.timer.unref();
     };
-    this.timer = setInterval(() => void tick(), ms);
+    this.timer = setTimeout(() => void tick(), ms);
     this.timer.unref();
   }
 
   /** Stops the timer and waits for a save under way. */
   async stopTimer(): Promise<void> {
-    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timerStopped = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     await this.saving;
   }
@@ -240,10 +384,10 @@ export class SavedL1State {
     let problem = '';
     let block = -1n;
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
-      const text = await dumpAnvilState(rpcUrl);
-      const check = checkAnvilStateText(text);
+      const dumped = await dumpAnvilState(rpcUrl);
+      const check = await checkAnvilStateOffThread(dumped);
       if (check.consistent) {
-        await this.write(text);
+        await this.write(dumped);
         this.saved = check.blockNumber;
         this.failedAt = undefined;
         return check.blockNumber;
@@ -260,12 +404,12 @@ export class SavedL1State {
     return undefined;
   }
 
-  /** Writes `text` as the newest state: temp file, fsync, current -> previous, temp -> current, fsync the folder. */
-  private async write(text: string): Promise<void> {
+  /** Writes `state` as the newest state: temp file, fsync, current -> previous, temp -> current, fsync the folder. */
+  private async write(state: Uint8Array): Promise<void> {
     const { current, previous, temp } = this.files;
     const file = await open(temp, 'w');
     try {
-      await file.writeFile(text);
+      await file.writeFile(state);
       await file.sync();
     } finally {
       await file.close();
@@ -279,4 +423,9 @@ export class SavedL1State {
       await folder.close();
     }
   }
+}
+
+// In a worker of checkAnvilStateOffThread: check the bytes given, answer, and end.
+if (!isMainThread && parentPort !== null && (workerData as Record<string, unknown> | null)?.[CHECK_JOB]) {
+  parentPort.postMessage(checkAnvilStateBytes((workerData as Record<string, Uint8Array>)[CHECK_JOB]!));
 }

@@ -78,10 +78,10 @@ describe('node and embedded L1 killed together', () => {
     let node = await startCairn(args);
     for (const slot of [1, 2]) await result(node.adminUrl, 'svcDev_advanceToSlot', [slot]);
     const l1Url = l1UrlOf(node);
-    const atTwo = JSON.parse(await dumpAnvilState(l1Url)) as AnvilStateJson;
+    const atTwo = JSON.parse((await dumpAnvilState(l1Url)).toString()) as AnvilStateJson;
     await result(node.adminUrl, 'svcDev_advanceToSlot', [3]);
     assert.equal(await result(node.publicUrl, 'svc_getCheckpointNumber'), 3);
-    const atThree = JSON.parse(await dumpAnvilState(l1Url)) as AnvilStateJson;
+    const atThree = JSON.parse((await dumpAnvilState(l1Url)).toString()) as AnvilStateJson;
     await killBoth(node, dataDir);
 
     // What anvil's own periodic dump could write: the blocks as of checkpoint 2, the accounts

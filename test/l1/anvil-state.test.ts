@@ -19,7 +19,7 @@ import { type AnvilInstance, startAnvil } from '../../src/l1/anvil.js';
 import {
   type AnvilStateJson,
   checkAnvilState,
-  checkAnvilStateText,
+  checkAnvilStateBytes,
   dumpAnvilState,
   SavedL1State,
   stateFiles,
@@ -51,7 +51,7 @@ function clients(a: AnvilInstance) {
 }
 
 async function dump(a: AnvilInstance): Promise<AnvilStateJson> {
-  return JSON.parse(await dumpAnvilState(a.rpcUrl)) as AnvilStateJson;
+  return JSON.parse((await dumpAnvilState(a.rpcUrl)).toString()) as AnvilStateJson;
 }
 
 /** Sends a transaction and mines it. */
@@ -131,8 +131,25 @@ describe('the consistency check of a state dump', () => {
     const cut = { ...state, blocks: state.blocks!.filter((b) => BigInt(b.header.number) !== best) };
     assert.match(checkAnvilState(cut).problem!, new RegExp(`latest block ${best} is not in it`));
     const text = JSON.stringify(state);
-    assert.equal(checkAnvilStateText(text).consistent, true);
-    assert.match(checkAnvilStateText(text.slice(0, text.length / 2)).problem!, /not a state file/);
+    assert.deepEqual(checkAnvilStateBytes(text), { blockNumber: best, consistent: true });
+    // Read from the bytes by its structure: spacing and escaped quotes do not matter.
+    const spaced = JSON.stringify({ note: 'a "quoted" {brace} [bracket]', ...state }, null, 2);
+    assert.deepEqual(checkAnvilStateBytes(Buffer.from(spaced)), { blockNumber: best, consistent: true });
+    assert.equal(checkAnvilStateBytes(JSON.stringify(cut)).consistent, false);
+    assert.match(checkAnvilStateBytes(text.slice(0, text.length / 2)).problem!, /not a state file/);
+  });
+
+  test('in a worker thread (from dist/, as the node runs it) the check gives the same answers', async () => {
+    // The worker runs the module file itself, which the TypeScript sources cannot do under tsx.
+    const built = (await import(
+      join(import.meta.dirname, '..', '..', 'dist', 'l1', 'anvil-state.js')
+    )) as typeof import('../../src/l1/anvil-state.js');
+    const state = await dump(anvil);
+    const bytes = Buffer.from(JSON.stringify(state));
+    const ahead = Buffer.from(JSON.stringify({ ...state, best_block_number: 1 }));
+    assert.deepEqual(await built.checkAnvilStateInWorker(bytes), checkAnvilStateBytes(bytes));
+    assert.equal((await built.checkAnvilStateInWorker(bytes)).consistent, true);
+    assert.equal((await built.checkAnvilStateInWorker(ahead)).consistent, false);
   });
 
   test('at block 0, an account that sent transactions makes it inconsistent', async () => {
@@ -171,8 +188,8 @@ describe('SavedL1State', () => {
     await cheat.mine({ blocks: 1 });
     const second = await saved.save(anvil.rpcUrl);
     assert.equal(second, first! + 1n);
-    assert.equal(checkAnvilStateText(readFileSync(files.previous, 'utf8')).blockNumber, first);
-    assert.equal(checkAnvilStateText(readFileSync(files.current, 'utf8')).blockNumber, second);
+    assert.equal(checkAnvilStateBytes(readFileSync(files.previous, 'utf8')).blockNumber, first);
+    assert.equal(checkAnvilStateBytes(readFileSync(files.current, 'utf8')).blockNumber, second);
     assert.ok(!existsSync(files.temp));
 
     const again = new SavedL1State(l1, recordingLogger());

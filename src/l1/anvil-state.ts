@@ -209,15 +209,19 @@ export async function checkAnvilStateOffThread(
   bytes: Uint8Array,
   minBytes = OFF_THREAD_BYTES,
 ): Promise<AnvilStateCheck> {
-  if (bytes.length >= minBytes) {
+  if (bytes.length >= minBytes && workerRuns) {
     try {
       return await checkAnvilStateInWorker(bytes);
     } catch {
-      // checked in place below
+      // Not tried again: checked in place from now on.
+      workerRuns = false;
     }
   }
   return checkAnvilStateBytes(bytes);
 }
+
+/** Whether checkAnvilStateInWorker can run here (until it failed once). */
+let workerRuns = true;
 
 /** anvil's state as JSON (bytes), through `anvil_dumpState` (which answers gzip as hex). */
 export async function dumpAnvilState(rpcUrl: string, timeoutMs = 60_000): Promise<Buffer> {
@@ -351,7 +355,7 @@ export class SavedL1State {
 
   /**
    * Saves while L1 has new blocks: `ms` after the previous save, or 20 times as long as it took
-   * if that is longer (a save costs about 0.6 ms per L1 block of history, see
+   * if that is longer (a save costs about 0.7 ms per L1 block of history, see
    * docs/performance.md), so saving takes at most about 5% of the time.
    */
   startTimer(rpcUrl: string, latestBlock: () => Promise<bigint>, ms: number): void {

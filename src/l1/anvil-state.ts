@@ -390,6 +390,8 @@ export class SavedL1State {
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
       const dumped = await dumpAnvilState(rpcUrl);
       const check = await checkAnvilStateOffThread(dumped);
+      // The same block as the saved state is the same state: kept as it is (and the previous one with it).
+      if (check.consistent && check.blockNumber === this.saved) return check.blockNumber;
       if (check.consistent) {
         await this.write(dumped);
         this.saved = check.blockNumber;

@@ -185,6 +185,9 @@ describe('SavedL1State', () => {
     assert.equal(saved.savedBlock, first);
     assert.ok(existsSync(files.current));
     assert.ok(!existsSync(files.previous));
+    // Nothing new: the saved state stays, and no previous one is made of it.
+    assert.equal(await saved.save(anvil.rpcUrl), first);
+    assert.ok(!existsSync(files.previous));
     await cheat.mine({ blocks: 1 });
     const second = await saved.save(anvil.rpcUrl);
     assert.equal(second, first! + 1n);

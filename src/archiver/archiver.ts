@@ -1,7 +1,8 @@
 // The archiver follows L1: for each proposal it reads the checkpoint body from calldata, checks
 // it against what L1 recorded, re-executes its blocks on the world state (each must rebuild to
 // its header), and stores the checkpoint; epoch proofs move the proven tip, prunes unwind, and a
-// proof that is `finalityDepth` L1 blocks old makes its checkpoints final.
+// proof that is `finalityDepth` L1 blocks old, in an L1 block that L1 keeps for good
+// (`ensureL1Durable`), makes its checkpoints final.
 import type { Logger } from 'pino';
 import type { L2Block } from '../core/block.js';
 import { decodeCheckpointBody, verifyCheckpointBody } from '../core/checkpoint-body.js';
@@ -33,6 +34,12 @@ export interface ArchiverOptions {
   constants: L1RollupConstants;
   /** L1 blocks after which an epoch proof counts as final. */
   finalityDepth: number;
+  /**
+   * Resolves true once an L1 block survives a crash of the node and its L1 together (the
+   * embedded L1 saves its state for it); a proof is final only then. Default: L1 keeps every
+   * block it has (an external L1).
+   */
+  ensureL1Durable?: ((l1Block: bigint) => Promise<boolean>) | undefined;
   /** Most L1 blocks read in one pass. */
   batchBlocks?: number;
   logger: Logger;
@@ -150,14 +157,78 @@ export class Archiver implements ProposedBlocks {
       }
       store.setL1SyncPoint(syncPointOf(await rollup.l1Block(to)));
       await this.reportProgress(from, to, latest.number);
+      if (to === latest.number) await this.checkRollupAgreesWithEvents(to);
     }
     const provenAt = store.provenAtL1Block;
-    const final = provenAt !== undefined && latest.number - provenAt >= BigInt(this.o.finalityDepth);
-    if (final && store.finalizedCheckpoint < store.provenCheckpoint) {
-      store.setFinalizedCheckpoint(store.provenCheckpoint);
-      logger.info(`checkpoint ${store.provenCheckpoint} is final`);
+    const deep = provenAt !== undefined && latest.number - provenAt >= BigInt(this.o.finalityDepth);
+    if (deep && store.finalizedCheckpoint < store.provenCheckpoint) {
+      // Final means for good: the proof's L1 block must survive a crash of node and L1 together.
+      if (await (this.o.ensureL1Durable?.(provenAt) ?? true)) {
+        store.setFinalizedCheckpoint(store.provenCheckpoint);
+        logger.info(`checkpoint ${store.provenCheckpoint} is final`);
+      } else {
+        logger.warn(
+          `checkpoint ${store.provenCheckpoint} is not final yet: the L1 could not save the block of its proof (${provenAt})`,
+        );
+      }
     }
     return report;
+  }
+
+  /** The disagreement between the rollup and its events last reported (checkpoint numbers). */
+  private disagreement: string | undefined;
+
+  /**
+   * Once synced to L1 block `at`, the rollup's pending and proven checkpoint numbers there must be
+   * those its events gave: each proposal emits CheckpointProposed, each proof EpochProven, each
+   * prune CheckpointsPruned. An L1 that kept a transaction's storage but lost the block holding it
+   * (an embedded L1 saved by anvil in the middle of mining a block; a broken L1 node) disagrees,
+   * and a node following it waits for ever: it cannot build on or prove a checkpoint whose body
+   * it never saw. That is said at error level, once per disagreement, and L1 is read again from
+   * the latest checkpoint, in case events were missed (an L1 RPC that dropped logs). The embedded
+   * L1 is recovered at the node's start, from the newest consistent saved state
+   * (`SavedL1State.chooseStart`).
+   */
+  private async checkRollupAgreesWithEvents(at: bigint): Promise<void> {
+    const { rollup, store, worldState, logger } = this.o;
+    let pending: number;
+    let proven: number;
+    try {
+      [pending, proven] = await Promise.all([
+        rollup.pendingCheckpointNumber(at),
+        rollup.provenCheckpointNumber(at),
+      ]);
+    } catch (err) {
+      // An L1 may keep no state for a block that is no longer its latest.
+      logger.debug(`rollup state at L1 block ${at} not read: ${(err as Error).message.split('\n')[0]}`);
+      return;
+    }
+    const ours = store.latestCheckpointNumber;
+    const oursProven = store.provenCheckpoint;
+    if (pending === ours && proven === oursProven) {
+      if (this.disagreement !== undefined) {
+        logger.info(
+          `the rollup on L1 agrees with its events again: checkpoint ${ours}, proven ${oursProven}`,
+        );
+        this.disagreement = undefined;
+      }
+      return;
+    }
+    const key = `${pending}/${proven}/${ours}/${oursProven}`;
+    if (this.disagreement === key) return;
+    this.disagreement = key;
+    logger.error(
+      `L1 is inconsistent: at L1 block ${at} the rollup reports checkpoint ${pending} (proven ${proven}), ` +
+        `but the events in its blocks give checkpoint ${ours} (proven ${oursProven}). L1 holds the effects ` +
+        'of transactions that none of its blocks carry (it lost blocks but kept their storage); ' +
+        'this node cannot propose or prove on top of checkpoints it never saw',
+    );
+    // Events that were missed (an L1 RPC that dropped logs) are found by reading L1 again.
+    const restart = await this.restartPoint(ours);
+    const lastKept = store.lastBlockOfCheckpoint(ours);
+    if (worldState.latestBlockNumber > lastKept) await worldState.rollbackTo(lastKept);
+    store.rewind(lastKept, restart);
+    logger.warn(`reading L1 again from block ${restart.blockNumber + 1n}, after checkpoint ${ours}`);
   }
 
   private async addCheckpoint(event: CheckpointProposedEvent): Promise<boolean> {

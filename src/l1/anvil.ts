@@ -2,10 +2,12 @@
 // port, with its state in a file that survives restarts.
 //
 // anvil is started with
-//   --host 127.0.0.1 --port <port|0> --chain-id <id> --state <file> --state-interval <s>
-//   (--no-mining | --block-time <s>) --color never
-// `--state` loads the file when it exists and dumps the chain to it on exit (SIGINT/SIGTERM);
-// `--state-interval` also dumps it periodically, so a crash loses at most that many seconds.
+//   --host 127.0.0.1 --port <port|0> --chain-id <id> (--no-mining | --block-time <s>) --color never
+// and one of
+//   --state <file> --state-interval <s>: anvil loads the file when it exists and dumps the chain to
+//     it on exit (SIGINT/SIGTERM) and every <s> seconds (for tests and stand-alone L1s);
+//   --load-state <file>: anvil only loads the file; the caller saves the state when it chooses
+//     (the node does, see anvil-state.ts for why).
 // With port 0 anvil binds a free port itself and prints it ("Listening on 127.0.0.1:<port>"), which
 // avoids the race of probing a port first. The instance is ready once it answers eth_chainId.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -21,16 +23,18 @@ export interface AnvilLogger {
 }
 
 export interface StartAnvilOptions {
-  /** The state file (loaded if it exists, written periodically and on exit). Its folder is created. */
-  stateFile: string;
+  /** A state file anvil loads if it exists and writes periodically and on exit. Its folder is created. */
+  stateFile?: string | undefined;
+  /** A state file anvil loads and never writes (the caller saves the state). */
+  loadStateFile?: string | undefined;
   chainId: number;
   /** Seconds between automatically mined blocks; undefined = mine only on request (`--no-mining`). */
   blockTime?: number | undefined;
   /** Loopback port; 0 (the default) lets anvil pick a free one. */
   port?: number | undefined;
-  /** Seconds between periodic state dumps (default 5). */
+  /** Seconds between periodic dumps to `stateFile` (default 5). */
   stateIntervalSeconds?: number | undefined;
-  /** Timestamp of the genesis block of a fresh chain (ignored when the state file exists). */
+  /** Timestamp of the genesis block of a fresh chain (ignored when a state is loaded). */
   genesisTimestamp?: number | bigint | undefined;
   /** Ether balance of each of anvil's dev accounts (default: anvil's 10000). */
   balanceEth?: number | undefined;
@@ -48,8 +52,9 @@ export interface AnvilInstance {
   rpcUrl: string;
   port: number;
   chainId: number;
-  stateFile: string;
-  /** Stops anvil gracefully (SIGTERM, so it writes its state file; SIGKILL after a timeout). Idempotent. */
+  /** The file anvil writes its state to, if any (`stateFile`). */
+  stateFile: string | undefined;
+  /** Stops anvil gracefully (SIGTERM, so it writes its state file if it has one; SIGKILL after a timeout). Idempotent. */
   stop(): Promise<void>;
   process: ChildProcess;
 }
@@ -107,7 +112,9 @@ function installExitHook(): void {
 
 /** Starts anvil and resolves once it answers eth_chainId with `chainId`. */
 export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInstance> {
-  const { stateFile, chainId, logger } = options;
+  const { stateFile, loadStateFile, chainId, logger } = options;
+  if (stateFile !== undefined && loadStateFile !== undefined)
+    throw new Error('give anvil either a state file it writes or one it only loads, not both');
   if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`invalid chain id ${chainId}`);
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${port}`);
@@ -117,8 +124,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   const stopTimeoutMs = options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
 
-  const statePath = resolve(stateFile);
-  mkdirSync(dirname(statePath), { recursive: true });
+  const statePath = stateFile === undefined ? undefined : resolve(stateFile);
+  if (statePath !== undefined) mkdirSync(dirname(statePath), { recursive: true });
 
   const args = [
     '--host',
@@ -127,13 +134,11 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     String(port),
     '--chain-id',
     String(chainId),
-    '--state',
-    statePath,
-    '--state-interval',
-    String(stateInterval),
     '--color',
     'never',
   ];
+  if (statePath !== undefined) args.push('--state', statePath, '--state-interval', String(stateInterval));
+  if (loadStateFile !== undefined) args.push('--load-state', resolve(loadStateFile));
   if (blockTime === undefined) args.push('--no-mining');
   else args.push('--block-time', String(blockTime));
   if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp));
@@ -241,7 +246,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
         await new Promise((r) => setTimeout(r, 50));
       }
     }
-    logger?.info(`anvil listening on ${rpcUrl} (chain id ${chainId}, state ${statePath})`);
+    const state = statePath ?? (loadStateFile === undefined ? 'in memory' : `loaded from ${loadStateFile}`);
+    logger?.info(`anvil listening on ${rpcUrl} (chain id ${chainId}, state ${state})`);
 
     let stopping: Promise<void> | undefined;
     return {

@@ -1,6 +1,10 @@
 // The node's connection to L1. Without an L1 URL the node runs its own anvil (embedded L1)
 // with its state under the data directory, and deploys the rollup's contracts on the first
 // start; with one, it uses that chain and the contracts configured for it.
+//
+// What survives a crash: an external L1 is trusted to keep its blocks. The embedded L1 keeps
+// what the node saved of it (anvil-state.ts): the state is saved every few seconds while L1
+// moves, when the node stops, and before the archiver calls a proof final (`ensureDurable`).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -19,6 +23,7 @@ import {
   withAbsentContracts,
 } from './addresses.js';
 import { type AnvilInstance, startAnvil } from './anvil.js';
+import { SavedL1State } from './anvil-state.js';
 import {
   DEFAULT_DEPLOYER_PRIVATE_KEY,
   type DeployL1Params,
@@ -31,6 +36,7 @@ import { artifacts } from './generated/artifacts.js';
 export interface L1Logger {
   info(message: string): void;
   warn(message: string): void;
+  error(message: string): void;
 }
 
 export interface EmbeddedL1Options {
@@ -43,6 +49,8 @@ export interface EmbeddedL1Options {
   deploy: Omit<DeployL1Params, 'proverAddress'>;
   /** Accounts the node sends L1 transactions from (publishers, prover), funded on the embedded L1. */
   fund: readonly Address[];
+  /** Milliseconds between saves of the L1's state while it has new blocks (default 5000). */
+  saveIntervalMs?: number | undefined;
 }
 
 export interface ExternalL1Options {
@@ -57,17 +65,35 @@ export interface L1Connection {
   readonly embedded: boolean;
   readonly addresses: L1ContractAddresses;
   readonly client: PublicClient;
-  /** Stops the embedded anvil (writing its state); nothing for an external L1. */
+  /**
+   * Resolves true once L1 block `l1Block` survives a crash of the node and the L1 together: at
+   * once for an external L1 (trusted to keep its blocks); for the embedded L1 once its saved
+   * state holds the block (it is saved now if it does not). False if it could not be saved.
+   */
+  ensureDurable(l1Block: bigint): Promise<boolean>;
+  /** Stops the embedded anvil (saving its state); nothing for an external L1. */
   close(): Promise<void>;
 }
 
 const FUNDING_WEI = 10_000n * 10n ** 18n;
+const SAVE_INTERVAL_MS = 5000;
 
-/** Stops an anvil left running by a node that was killed, so two never share one state file. */
-async function stopOrphan(pidFile: string, logger: L1Logger): Promise<void> {
+/**
+ * Stops an anvil left running by a node that was killed, so two never share one state file;
+ * its state is saved first (`anvil.url` names its RPC URL), so L1 blocks it mined after the
+ * node's last save are kept.
+ */
+async function stopOrphan(
+  pidFile: string,
+  urlFile: string,
+  saved: SavedL1State,
+  logger: L1Logger,
+): Promise<void> {
   if (!existsSync(pidFile)) return;
   const pid = Number.parseInt(readFileSync(pidFile, 'utf8'), 10);
+  const rpcUrl = existsSync(urlFile) ? readFileSync(urlFile, 'utf8').trim() : undefined;
   rmSync(pidFile, { force: true });
+  rmSync(urlFile, { force: true });
   if (!Number.isInteger(pid) || pid <= 0) return;
   let command = '';
   try {
@@ -77,6 +103,14 @@ async function stopOrphan(pidFile: string, logger: L1Logger): Promise<void> {
   }
   if (!command.includes('anvil')) return;
   logger.warn(`stopping an embedded L1 (anvil, pid ${pid}) left running by an earlier node`);
+  if (rpcUrl?.startsWith('http://127.0.0.1:')) {
+    try {
+      const block = await saved.save(rpcUrl);
+      if (block !== undefined) logger.info(`saved its state at L1 block ${block}`);
+    } catch (err) {
+      logger.warn(`could not save its state: ${(err as Error).message}`);
+    }
+  }
   process.kill(pid, 'SIGTERM');
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 50));
@@ -88,16 +122,26 @@ async function stopOrphan(pidFile: string, logger: L1Logger): Promise<void> {
 export async function connectEmbeddedL1(options: EmbeddedL1Options, logger: L1Logger): Promise<L1Connection> {
   mkdirSync(options.dir, { recursive: true });
   const pidFile = join(options.dir, 'anvil.pid');
-  await stopOrphan(pidFile, logger);
+  const urlFile = join(options.dir, 'anvil.url');
+  const saved = new SavedL1State(options.dir, logger);
+  await stopOrphan(pidFile, urlFile, saved, logger);
   const anvil: AnvilInstance = await startAnvil({
-    stateFile: join(options.dir, 'anvil-state.json'),
+    loadStateFile: await saved.chooseStart(),
     chainId: options.chainId,
     blockTime: options.blockTime,
   });
   writeFileSync(pidFile, String(anvil.process.pid));
+  writeFileSync(urlFile, anvil.rpcUrl);
   const close = async () => {
+    await saved.stopTimer();
+    try {
+      await saved.save(anvil.rpcUrl);
+    } catch (err) {
+      logger.warn(`could not save the embedded L1's state: ${(err as Error).message}`);
+    }
     await anvil.stop();
     rmSync(pidFile, { force: true });
+    rmSync(urlFile, { force: true });
   };
   try {
     const chain = l1Chain(options.chainId, anvil.rpcUrl);
@@ -124,18 +168,28 @@ export async function connectEmbeddedL1(options: EmbeddedL1Options, logger: L1Lo
       );
       logger.info(`L1 contracts deployed: rollup ${addresses.rollupAddress} (embedded L1 ${anvil.rpcUrl})`);
     }
+    let funded = false;
     for (const account of options.fund) {
       if ((await client.getBalance({ address: account })) < FUNDING_WEI / 2n) {
         await testClient.setBalance({ address: account, value: FUNDING_WEI });
+        funded = true;
       }
     }
+    // A saved state must be the state of its latest block (anvil-state.ts): a block records the
+    // balances just set.
+    if (funded) await mine();
     await checkRollupVersion(client, addresses.rollupAddress, BigInt(options.deploy.rollupVersion));
+    const withSlasherAddress = await withSlasher(client, addresses, logger);
+    const latestBlock = () => client.getBlockNumber({ cacheTime: 0 });
+    if ((await latestBlock()) !== saved.savedBlock) await saved.save(anvil.rpcUrl);
+    saved.startTimer(anvil.rpcUrl, latestBlock, options.saveIntervalMs ?? SAVE_INTERVAL_MS);
     return {
       rpcUrl: anvil.rpcUrl,
       chainId: options.chainId,
       embedded: true,
-      addresses: await withSlasher(client, addresses, logger),
+      addresses: withSlasherAddress,
       client,
+      ensureDurable: (l1Block) => saved.ensureSaved(anvil.rpcUrl, l1Block),
       close,
     };
   } catch (err) {
@@ -177,6 +231,7 @@ export async function connectExternalL1(
     embedded: false,
     addresses: await withSlasher(client, withAbsentContracts(options.addresses), logger),
     client,
+    ensureDurable: async () => true,
     close: async () => {},
   };
 }

@@ -109,12 +109,14 @@ export class RollupClient {
     this.client = l1.client;
   }
 
-  private read<T>(functionName: string, args: readonly unknown[] = []): Promise<T> {
+  /** Calls a view function of the rollup, at the latest L1 block or at `atL1Block`. */
+  private read<T>(functionName: string, args: readonly unknown[] = [], atL1Block?: bigint): Promise<T> {
     return this.client.readContract({
       address: this.rollup,
       abi: artifacts.Rollup.abi,
       functionName: functionName as never,
       args: args as never,
+      ...(atL1Block === undefined ? {} : { blockNumber: atL1Block }),
     }) as Promise<T>;
   }
 
@@ -149,12 +151,14 @@ export class RollupClient {
     };
   }
 
-  async pendingCheckpointNumber(): Promise<number> {
-    return Number(await this.read<bigint>('getPendingCheckpointNumber'));
+  /** The latest checkpoint on L1 (now, or as of L1 block `atL1Block`). */
+  async pendingCheckpointNumber(atL1Block?: bigint): Promise<number> {
+    return Number(await this.read<bigint>('getPendingCheckpointNumber', [], atL1Block));
   }
 
-  async provenCheckpointNumber(): Promise<number> {
-    return Number(await this.read<bigint>('getProvenCheckpointNumber'));
+  /** The latest proven checkpoint on L1 (now, or as of L1 block `atL1Block`). */
+  async provenCheckpointNumber(atL1Block?: bigint): Promise<number> {
+    return Number(await this.read<bigint>('getProvenCheckpointNumber', [], atL1Block));
   }
 
   async checkpoint(n: number): Promise<CheckpointOnChain> {

@@ -97,7 +97,11 @@ export function connectL1(
   validators: Validator[],
   logger: Logger,
 ): Promise<L1Connection> {
-  const log = { info: (m: string) => logger.info(m), warn: (m: string) => logger.warn(m) };
+  const log = {
+    info: (m: string) => logger.info(m),
+    warn: (m: string) => logger.warn(m),
+    error: (m: string) => logger.error(m),
+  };
   const local = new Set(validators.map((v) => v.attester.address.toLowerCase()));
   const remote = config.remoteValidators.filter((a) => !local.has(a)) as `0x${string}`[];
   const quorum = config.slashingQuorumSize;

@@ -138,6 +138,7 @@ export class CairnNode implements NodeApi {
         worldState,
         constants,
         finalityDepth: config.l1FinalityDepth,
+        ensureL1Durable: l1.ensureDurable,
         batchBlocks: config.archiverBatchSize,
         logger: archiverLogger,
       });

@@ -1,11 +1,21 @@
 // The archiver against a real L1: checkpoints published with their bodies are rebuilt by a node
-// that did not build them; proofs move the proven and finalized tips.
+// that did not build them; proofs move the proven and finalized tips; a rollup that disagrees
+// with its own events is reported.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
 import { accumulateCheckpointOutHashes } from '../../src/core/out-hash.js';
 import { slotStart } from '../../src/core/time.js';
+import type { ArchiverL1 } from '../../src/l1/roles.js';
 import { TreeId } from '../../src/world-state/types.js';
 import { deployer, L1ChainFixture, txEffect as tx } from './l1-chain-fixture.js';
+
+/** A pino logger that keeps what it logs, as { level, msg }. */
+function capturingLogger() {
+  const lines: { level: number; msg: string }[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  return { logger, lines, errors: () => lines.filter((l) => l.level >= 50).map((l) => l.msg) };
+}
 
 describe('archiver', () => {
   let chain: L1ChainFixture;
@@ -70,6 +80,79 @@ describe('archiver', () => {
       await chain.anvil.mine({ blocks: 2 });
       await archiver.sync();
       assert.equal(store.getTips().finalized.checkpoint.number, 2);
+    } finally {
+      await worldState.close();
+    }
+  });
+
+  test('a proof deep enough is final only once L1 keeps its block for good', async () => {
+    let durable = false;
+    const asked: bigint[] = [];
+    const { logger, lines } = capturingLogger();
+    const { worldState, store, archiver } = await chain.openNode(
+      {
+        logger,
+        ensureL1Durable: async (l1Block) => {
+          asked.push(l1Block);
+          return durable;
+        },
+      },
+      'durability',
+    );
+    try {
+      await archiver.sync();
+      const provenAt = store.provenAtL1Block!;
+      assert.equal(store.getTips().proven.checkpoint.number, 2);
+      assert.ok((await chain.rollup.latestL1Block()).number - provenAt >= 2n, 'the proof is deep enough');
+      assert.equal(store.getTips().finalized.checkpoint.number, 0);
+      assert.deepEqual(asked, [provenAt]);
+      assert.ok(
+        lines.some((l) =>
+          /checkpoint 2 is not final yet: the L1 could not save the block of its proof/.test(l.msg),
+        ),
+      );
+      durable = true;
+      await archiver.sync();
+      assert.equal(store.getTips().finalized.checkpoint.number, 2);
+      assert.deepEqual(asked, [provenAt, provenAt]);
+      // Final once: not asked again.
+      await archiver.sync();
+      assert.equal(asked.length, 2);
+    } finally {
+      await worldState.close();
+    }
+  });
+
+  test('a rollup that counts a checkpoint no event proposes is reported at error level, once, and L1 is read again', async () => {
+    let lying = true;
+    // The real L1, except that its rollup counts one checkpoint more than it emitted events for
+    // (as an L1 that lost the block of a proposal but kept its storage).
+    const rollup: ArchiverL1 = Object.create(chain.rollup);
+    rollup.pendingCheckpointNumber = async (atL1Block) =>
+      (await chain.rollup.pendingCheckpointNumber(atL1Block)) + (lying ? 1 : 0);
+    const { logger, lines, errors } = capturingLogger();
+    const { worldState, store, archiver } = await chain.openNode({ rollup, logger }, 'disagreement');
+    try {
+      await archiver.sync();
+      assert.equal(store.latestCheckpointNumber, 2);
+      const head = (await chain.rollup.latestL1Block()).number;
+      assert.deepEqual(errors(), [
+        `L1 is inconsistent: at L1 block ${head} the rollup reports checkpoint 3 (proven 2), but the events in its ` +
+          'blocks give checkpoint 2 (proven 2). L1 holds the effects of transactions that none of its blocks carry ' +
+          '(it lost blocks but kept their storage); this node cannot propose or prove on top of checkpoints it never saw',
+      ]);
+      // Read again from the L1 block of checkpoint 2.
+      assert.equal(store.l1SyncPoint!.blockNumber, store.getCheckpoint(2)!.l1.blockNumber);
+      assert.ok(lines.some((l) => /reading L1 again from block \d+, after checkpoint 2/.test(l.msg)));
+      await chain.anvil.mine({ blocks: 1 });
+      await archiver.sync();
+      assert.equal(store.latestCheckpointNumber, 2);
+      assert.equal(errors().length, 1, 'the same disagreement is reported once');
+      lying = false;
+      await chain.anvil.mine({ blocks: 1 });
+      await archiver.sync();
+      assert.ok(lines.some((l) => /agrees with its events again: checkpoint 2, proven 2/.test(l.msg)));
+      assert.equal(errors().length, 1);
     } finally {
       await worldState.close();
     }

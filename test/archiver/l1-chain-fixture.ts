@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { createTestClient, type Hex, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { Archiver } from '../../src/archiver/archiver.js';
+import { Archiver, type ArchiverOptions } from '../../src/archiver/archiver.js';
 import { ChainStore } from '../../src/archiver/chain-store.js';
 import { genesisBlockOf } from '../../src/archiver/genesis.js';
 import { type L2Block, RevertCode, type TxEffect } from '../../src/core/block.js';
@@ -181,19 +181,30 @@ export class L1ChainFixture {
     assert.equal((await rollup.waitFor(hash)).status, 'success');
   }
 
-  /** Opens (or reopens) the node under `dir/node`: a world state, a chain store at genesis and an archiver. */
-  async openNode(): Promise<ArchiverNode> {
+  /**
+   * Opens (or reopens) the node under `dir/<folder>`: a world state, a chain store at genesis and
+   * an archiver (with `options` over the defaults).
+   */
+  async openNode(options: Partial<ArchiverOptions> = {}, folder = 'node'): Promise<ArchiverNode> {
     const { dir, rollup, constants } = this;
-    const worldState = await WorldState.open(openEnvironment(join(dir, 'node'), 'world-state'), {
+    const worldState = await WorldState.open(openEnvironment(join(dir, folder), 'world-state'), {
       historyBlocks: 0,
       genesisBlockHash: genesisBlockHashOf,
     });
-    const store = new ChainStore(openEnvironment(join(dir, 'node'), 'archiver'));
+    const store = new ChainStore(openEnvironment(join(dir, folder), 'archiver'));
     store.initialize(genesisBlockOf(worldState));
     return {
       worldState,
       store,
-      archiver: new Archiver({ rollup, store, worldState, constants, finalityDepth: 2, logger: silent }),
+      archiver: new Archiver({
+        rollup,
+        store,
+        worldState,
+        constants,
+        finalityDepth: 2,
+        logger: silent,
+        ...options,
+      }),
     };
   }
 

@@ -36,6 +36,6 @@ export function startTestL1(
       deploy: { ...TEST_ROLLUP, ...overrides, validators: [...validators] },
       fund: funded,
     },
-    { info: () => {}, warn: () => {} },
+    { info: () => {}, warn: () => {}, error: () => {} },
   );
 }

@@ -94,7 +94,7 @@ describe('startAnvil', () => {
     await a.stop();
     assert.ok(a.process.exitCode !== null || a.process.signalCode !== null, 'anvil exited');
     await a.stop(); // idempotent
-    assert.ok(existsSync(a.stateFile));
+    assert.ok(a.stateFile !== undefined && existsSync(a.stateFile));
 
     const b = await start('persist');
     const client = createPublicClient({ transport: http(b.rpcUrl), cacheTime: 0 });

@@ -153,6 +153,7 @@ async function deployFixture(overrides: Partial<DeployL1Params> = {}): Promise<F
     embedded: true,
     addresses,
     client: pub,
+    ensureDurable: async () => true,
     close: async () => {},
   };
   return { addresses, startNonce, genesisTime, slasher, client: new SlasherClient(l1, slasher) };

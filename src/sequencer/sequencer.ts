@@ -255,9 +255,10 @@ export class Sequencer {
   ): Promise<SequencerOutcome> {
     const { rollup, chain, proposedBlocks, worldState, constants, logger } = this.o;
     const deadlines = this.slotDeadlines(slot, now, next);
-    if (chain.latestCheckpointNumber !== pending) return { kind: 'not-synced', slot };
     // Checkpoints past their proof window go first: a proposal would prune them itself, and the
     // node must unwind them (through the archiver, when the prune lands) before building on L1.
+    // This comes before the sync check: a node that cannot sync some checkpoint L1 holds (an L1
+    // whose state is ahead of the events it can read) gets going again once it can be pruned.
     if (await rollup.canPruneAtTime(next)) {
       if (this.prunedInSlot === slot) return { kind: 'not-synced', slot };
       this.prunedInSlot = slot;
@@ -267,6 +268,7 @@ export class Sequencer {
       );
       return { kind: 'pruning', slot, txHash };
     }
+    if (chain.latestCheckpointNumber !== pending) return { kind: 'not-synced', slot };
 
     // Blocks proposed earlier that never made it into a checkpoint are dropped first.
     await proposedBlocks.dropUncheckpointedBlocks();

@@ -1,7 +1,7 @@
 // The sequencer under a pool larger than a checkpoint: building stops once the checkpoint is full
 // (it never executes the whole pool), stops when the slot's building time is up, and a checkpoint
-// that can no longer land in its slot is not sent. A real L1 (manual mining) whose mana limit
-// takes only a few txs per checkpoint; a wall clock the test moves.
+// that can no longer land in its slot is not sent; and a node behind L1 still prunes. A real L1
+// (manual mining) whose mana limit takes only a few txs per checkpoint; a wall clock the test moves.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -223,5 +223,25 @@ describe('sequencer limits: a full checkpoint, building time, the send deadline'
     await archiver.sync();
     assert.equal(store.latestCheckpointNumber, 3);
     assert.equal(store.getTips().proposed.number, store.getTips().checkpointed.block.number);
+  });
+
+  test('a node behind L1 still prunes checkpoints past their proof window', async () => {
+    realtime = false;
+    // Checkpoint 4 lands on L1, but this node does not sync it (as when it cannot read its event).
+    const published = await work(5);
+    assert.equal(published.kind, 'published');
+    await anvil.mine({ blocks: 1 });
+    assert.equal(await rollup.pendingCheckpointNumber(), 4);
+    assert.equal(store.latestCheckpointNumber, 3);
+    // Epoch 0 was never proven: by slot 12 its proof window is over and L1 can prune.
+    await anvil.setNextBlockTimestamp({ timestamp: slotStart(12, constants) });
+    await anvil.mine({ blocks: 1 });
+    const latest = await rollup.latestL1Block();
+    const outcome = await sequencer.work(latest.timestamp, latest.timestamp + 1n);
+    assert.equal(outcome.kind, 'pruning');
+    await anvil.mine({ blocks: 1 });
+    await archiver.sync();
+    assert.equal(await rollup.pendingCheckpointNumber(), 0);
+    assert.equal(store.latestCheckpointNumber, 0);
   });
 });

@@ -57,8 +57,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 export class Dispatcher {
   private discoverDocument: Record<string, unknown> | undefined;
+  /** The namespaces served on this port. */
+  private readonly namespaces: ReadonlySet<string>;
 
-  constructor(private readonly opts: DispatcherOptions) {}
+  constructor(private readonly opts: DispatcherOptions) {
+    this.namespaces = new Set(PORT_NAMESPACES[opts.port]);
+  }
 
   /**
    * Answers one HTTP body. The answer is immediate when every call in it is (no promise is made
@@ -147,15 +151,18 @@ export class Dispatcher {
       });
     }
 
+    if (!this.opts.logger.isLevelEnabled('debug')) {
+      const response = this.run(methodName, req.params, id);
+      if (!isNotification) return response;
+      return response instanceof Promise ? response.then(() => undefined) : undefined;
+    }
     const started = performance.now();
     const finish = (response: Response): Response | undefined => {
-      if (this.opts.logger.isLevelEnabled('debug')) {
-        const ms = performance.now() - started;
-        this.opts.logger.debug(
-          { method: methodName, id, ms: Number(ms.toFixed(2)), code: response.error?.code },
-          'rpc call',
-        );
-      }
+      const ms = performance.now() - started;
+      this.opts.logger.debug(
+        { method: methodName, id, ms: Number(ms.toFixed(2)), code: response.error?.code },
+        'rpc call',
+      );
       return isNotification ? undefined : response;
     };
     const response = this.run(methodName, req.params, id);
@@ -175,8 +182,7 @@ export class Dispatcher {
     }
 
     const method = this.opts.registry.get(methodName);
-    const namespaces: readonly string[] = PORT_NAMESPACES[this.opts.port];
-    if (!method || !namespaces.includes(method.namespace)) {
+    if (!method || !this.namespaces.has(method.namespace)) {
       const elsewhere = method
         ? ` (it is served on the ${this.opts.port === 'public' ? 'admin' : 'public'} port)`
         : '';

@@ -115,12 +115,13 @@ export function decodeParams(method: RpcMethod, params: unknown): DecodedParams 
   }
   const args: unknown[] = [];
   const issues: ParamIssue[] = [];
-  specs.forEach((spec, i) => {
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i]!;
     const value: unknown = params[i];
     if (value === undefined || (value === null && spec.optional)) {
       if (!spec.optional) issues.push({ path: spec.name, message: `missing required param ${spec.name}` });
       args.push(undefined);
-      return;
+      continue;
     }
     const result = z.safeDecode(spec.schema, value);
     if (result.success) {
@@ -131,7 +132,7 @@ export function decodeParams(method: RpcMethod, params: unknown): DecodedParams 
       }
       args.push(undefined);
     }
-  });
+  }
   return issues.length === 0 ? { ok: true, args } : { ok: false, issues };
 }
 

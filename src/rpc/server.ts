@@ -318,12 +318,17 @@ function directPath(
     res.end(body);
   };
 
+  // With any origin allowed, the CORS headers of a POST do not depend on the request.
+  const anyOrigin = origins?.includes('*') ?? false;
+  const common = fixed.slice();
+  const addCors = (headers: string[], origin: unknown) => {
+    const cors = corsHeaders('POST', origin, origins!);
+    for (let i = 0; i < cors.length; i += 2) setHeader(headers, cors[i]!, cors[i + 1]!);
+  };
+  if (anyOrigin) addCors(common, undefined);
   const responseHeaders = (req: IncomingMessage): string[] => {
-    const headers = fixed.slice();
-    if (origins) {
-      const cors = corsHeaders(req.method, req.headers.origin, origins);
-      for (let i = 0; i < cors.length; i += 2) setHeader(headers, cors[i]!, cors[i + 1]!);
-    }
+    const headers = common.slice();
+    if (origins && !anyOrigin) addCors(headers, req.headers.origin);
     return headers;
   };
 

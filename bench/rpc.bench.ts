@@ -7,7 +7,7 @@
 // (medians over the rounds; ratio is cairn's rate over the bare server's)
 //   npm run build && node --import tsx bench/rpc.bench.ts
 // BENCH_DURATION_S sets the seconds per case (default 5), BENCH_RATIO_ROUNDS and BENCH_RATIO_S the
-// rounds of the side-by-side case and the seconds of each server's turn in one (default 8 and 3),
+// rounds of the side-by-side case and the seconds of each server's turn in one (default 12 and 3),
 // BENCH_ONLY=ratio runs only that case, BENCH_CPU_PROF_DIR has the node write a CPU profile there.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { startCairn } from '../test/helpers/process.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
-const RATIO_ROUNDS = Number(process.env.BENCH_RATIO_ROUNDS ?? 8);
+const RATIO_ROUNDS = Number(process.env.BENCH_RATIO_ROUNDS ?? 12);
 const RATIO_S = Number(process.env.BENCH_RATIO_S ?? 3);
 const ONLY_RATIO = process.env.BENCH_ONLY === 'ratio';
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;

@@ -79,7 +79,7 @@ function svcChainMethods(node: NodeApi): RpcMethod[] {
       resultName: 'blockNumber',
       result: uint,
       handler: (tip) =>
-        tip === undefined || tip === 'proposed' ? tips().proposed.number : tips()[tip].block.number,
+        tip === undefined || tip === 'proposed' ? q.latestBlockNumber() : tips()[tip].block.number,
     }),
     defineMethod({
       namespace: 'svc',
@@ -240,7 +240,7 @@ function nodeChainMethods(node: NodeApi): RpcMethod[] {
       params: [],
       resultName: 'blockNumber',
       result: uint,
-      handler: () => q.tips().proposed.number,
+      handler: () => q.latestBlockNumber(),
     }),
     defineMethod({
       namespace: 'node',

@@ -69,6 +69,9 @@ const queryMembers = {
     .array(tagEntry)
     .min(1, 'at least one tag')
     .max(MAX_TAGS_PER_QUERY, `at most ${MAX_TAGS_PER_QUERY} tags per query`),
+  afterLog: logCursor
+    .optional()
+    .describe("Only logs after this cursor, for every tag (with a tag's own afterLog, after both)"),
   fromBlock: u32.optional().describe('First block (inclusive)'),
   toBlock: u32.optional().describe('End block (exclusive)'),
   txHash: txHash.optional().describe('Only logs of this tx (not with fromBlock / toBlock)'),

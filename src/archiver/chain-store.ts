@@ -60,6 +60,10 @@ function remember<V>(cache: Map<number, V>, key: number, value: V): V {
 export class ChainStore implements ChainReader {
   private readonly blockCache = new Map<number, L2Block>();
   private readonly checkpointCache = new Map<number, PublishedCheckpoint>();
+  /** The latest block number as last read outside a write (svc_getBlockNumber reads it per call). */
+  private latestBlockCache: number | undefined;
+  /** Writes under way: reads inside one see its uncommitted changes, so they are not cached. */
+  private writing = 0;
 
   private readonly blocks: Database<Buffer, Buffer>;
   private readonly blockByHash: Database<Buffer, Buffer>;
@@ -92,9 +96,13 @@ export class ChainStore implements ChainReader {
 
   /** Every change goes through here: one atomic write, after which the caches start afresh. */
   private write<T>(fn: () => T): T {
+    this.writing++;
+    this.latestBlockCache = undefined;
     try {
       return this.env.write(fn);
     } finally {
+      this.writing--;
+      this.latestBlockCache = undefined;
       this.blockCache.clear();
       this.checkpointCache.clear();
     }
@@ -143,7 +151,10 @@ export class ChainStore implements ChainReader {
   // ---- blocks ------------------------------------------------------------------------------
 
   get latestBlockNumber(): number {
-    return (this.meta.get('latestBlock') as number | undefined) ?? -1;
+    if (this.latestBlockCache !== undefined) return this.latestBlockCache;
+    const latest = (this.meta.get('latestBlock') as number | undefined) ?? -1;
+    if (this.writing === 0) this.latestBlockCache = latest;
+    return latest;
   }
 
   /** Adds a block built or received but not yet checkpointed; it must extend the chain. */

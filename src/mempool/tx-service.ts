@@ -467,11 +467,7 @@ export class TxService {
     skipFeeEnforcement: boolean,
     overrides: SimulationOverrides = {},
   ): Promise<PublicSimulationOutput> {
-    const validation = this.validator.validate(tx, undefined, await this.context(false), {
-      isSimulation: true,
-      skipFeeEnforcement,
-    });
-    if (validation.result === 'invalid') throw txRejected(validation.reason);
+    const context = await this.context(false);
     const { fees, slot } = await this.snapshot();
     const fork = this.o.worldState.fork();
     const writes = (overrides.publicStorage ?? []).map((w) => ({
@@ -479,6 +475,14 @@ export class TxService {
       value: w.value,
     }));
     if (writes.length > 0) fork.writePublicData(writes);
+    // The checks before execution see the overrides too (the fee payer's balance is one).
+    const validation = this.validator.validate(
+      tx,
+      undefined,
+      { ...context, state: fork, nextBlockNumber: fork.blockNumber + 1 },
+      { isSimulation: true, skipFeeEnforcement },
+    );
+    if (validation.result === 'invalid') throw txRejected(validation.reason);
     const globalVariables: GlobalVariables = {
       chainId: BigInt(this.o.chainId),
       version: BigInt(this.o.rollupVersion),

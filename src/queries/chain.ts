@@ -57,6 +57,11 @@ export class ChainQueries {
     return this.store.getTips();
   }
 
+  /** The latest proposed block's number: the proposed tip's, without reading the other tips. */
+  latestBlockNumber(): number {
+    return this.store.latestBlockNumber;
+  }
+
   blockNumberOf(ref: BlockRef): number | undefined {
     const { store } = this;
     switch (ref.kind) {

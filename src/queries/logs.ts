@@ -26,6 +26,8 @@ export interface TagQuery {
 
 export interface LogsByTagsQuery {
   tags: TagQuery[];
+  /** Only logs after this position, for every tag; with a tag's own afterLog, after both. */
+  afterLog?: LogPosition | undefined;
   fromBlock?: number | undefined;
   toBlock?: number | undefined;
   txHash?: Fr | undefined;
@@ -79,6 +81,13 @@ export interface TxScopedLog {
   log: PrivateLog | PublicLog;
 }
 
+/** The later of two cursors; either may be absent. */
+function laterOf(a: LogPosition | undefined, b: LogPosition | undefined): LogPosition | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return comparePositions(a, b) >= 0 ? a : b;
+}
+
 /** Block bounds of a query: [from, to). */
 interface Range {
   from: number;
@@ -115,7 +124,7 @@ export class LogQueries {
           tag: t.tag,
           contractAddress,
           kinds,
-          after: t.afterLog,
+          after: laterOf(query.afterLog, t.afterLog),
           fromBlock: range.from,
           toBlock: range.to,
           txHash: query.txHash,

@@ -6,7 +6,13 @@
 import { invalidParams, refused } from '../core/errors.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { publicDataLeafSlot, readPublicData } from '../execution/public-storage.js';
-import { type IndexedLeafWitness, TREE_NAMES, TreeId, type WorldStateReader } from '../world-state/types.js';
+import {
+  type IndexedLeafWitness,
+  TREE_HEIGHTS,
+  TREE_NAMES,
+  TreeId,
+  type WorldStateReader,
+} from '../world-state/types.js';
 import type { WorldState } from '../world-state/world-state.js';
 import type { BlockRef, ChainQueries } from './chain.js';
 
@@ -152,14 +158,16 @@ export class StateQueries {
     return readPublicData(this.reader(ref).reader, publicDataLeafSlot(contract, slot));
   }
 
-  /** The sibling path of a leaf; a leaf index beyond the tree at that block is invalid params. */
+  /**
+   * The sibling path of a leaf position: any index below the tree's capacity (2^height) has one,
+   * past the last leaf too; an index at or beyond the capacity is invalid params.
+   */
   siblingPath(ref: BlockRef, tree: TreeId, leafIndex: bigint): Fr[] {
-    const { blockNumber, reader } = this.reader(ref);
-    const size = reader.snapshot(tree).nextAvailableLeafIndex;
-    if (leafIndex >= BigInt(size)) {
-      const message = `leaf index ${leafIndex} is beyond ${TREE_NAMES[tree]} at block ${blockNumber}, which has ${size} leaves`;
+    const height = TREE_HEIGHTS[tree];
+    if (leafIndex >= 2n ** BigInt(height)) {
+      const message = `leaf index ${leafIndex} is beyond ${TREE_NAMES[tree]}, which has room for 2^${height} leaves`;
       throw invalidParams(message, { issues: [{ path: 'leafIndex', message }] });
     }
-    return reader.getSiblingPath(tree, Number(leafIndex));
+    return this.reader(ref).reader.getSiblingPath(tree, Number(leafIndex));
   }
 }

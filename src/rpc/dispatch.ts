@@ -11,6 +11,7 @@ import {
   type MethodRegistry,
   PORT_NAMESPACES,
   type PortKind,
+  type RpcMethod,
 } from './registry.js';
 
 export interface RateLimiter {
@@ -30,6 +31,7 @@ export interface DispatcherOptions {
 }
 
 export type DispatchOutcome = { status: 200; body: string } | { status: 204 };
+export type MaybePromise<T> = T | Promise<T>;
 
 type Id = string | number | null;
 interface Response {
@@ -41,16 +43,32 @@ interface Response {
 
 const errorResponse = (id: Id, error: RpcErrorObject): Response => ({ jsonrpc: '2.0', id, error });
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export class Dispatcher {
   private discoverDocument: Record<string, unknown> | undefined;
+  /** The namespaces served on this port. */
+  private readonly namespaces: ReadonlySet<string>;
 
-  constructor(private readonly opts: DispatcherOptions) {}
+  constructor(private readonly opts: DispatcherOptions) {
+    this.namespaces = new Set(PORT_NAMESPACES[opts.port]);
+  }
 
-  async handle(body: Buffer | string, client: string): Promise<DispatchOutcome> {
+  /**
+   * Answers one HTTP body. The answer is immediate when every call in it is (no promise is made
+   * on the way); a caller awaits it either way.
+   */
+  handle(body: Buffer | string, client: string): MaybePromise<DispatchOutcome> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
@@ -75,19 +93,25 @@ export class Dispatcher {
           }),
         );
       }
-      const responses = (await Promise.all(parsed.map((req) => this.call(req, client)))).filter(
-        (r): r is Response => r !== undefined,
-      );
-      if (responses.length === 0) return { status: 204 };
-      return this.batch(responses);
+      return Promise.all(parsed.map((req) => this.call(req, client))).then((all) => {
+        const responses = all.filter((r): r is Response => r !== undefined);
+        return responses.length === 0 ? { status: 204 } : this.batch(responses);
+      });
     }
 
-    const response = await this.call(parsed, client);
+    const response = this.call(parsed, client);
+    return response instanceof Promise ? response.then((r) => this.outcome(r)) : this.outcome(response);
+  }
+
+  private outcome(response: Response | undefined): DispatchOutcome {
     return response === undefined ? { status: 204 } : this.single(response);
   }
 
-  /** Runs one request object; returns undefined for a notification. */
-  private async call(req: unknown, client: string): Promise<Response | undefined> {
+  /**
+   * Runs one request object; undefined for a notification. Synchronous up to the handler: a call
+   * whose handler answers at once costs no promise (most calls are cheap reads).
+   */
+  private call(req: unknown, client: string): MaybePromise<Response | undefined> {
     if (!isPlainObject(req)) {
       return errorResponse(null, {
         code: RpcCode.InvalidRequest,
@@ -127,19 +151,25 @@ export class Dispatcher {
       });
     }
 
+    if (!this.opts.logger.isLevelEnabled('debug')) {
+      const response = this.run(methodName, req.params, id);
+      if (!isNotification) return response;
+      return response instanceof Promise ? response.then(() => undefined) : undefined;
+    }
     const started = performance.now();
-    const response = await this.run(methodName, req.params, id);
-    const ms = performance.now() - started;
-    if (this.opts.logger.isLevelEnabled('debug')) {
+    const finish = (response: Response): Response | undefined => {
+      const ms = performance.now() - started;
       this.opts.logger.debug(
         { method: methodName, id, ms: Number(ms.toFixed(2)), code: response.error?.code },
         'rpc call',
       );
-    }
-    return isNotification ? undefined : response;
+      return isNotification ? undefined : response;
+    };
+    const response = this.run(methodName, req.params, id);
+    return response instanceof Promise ? response.then(finish) : finish(response);
   }
 
-  private async run(methodName: string, params: unknown, id: Id): Promise<Response> {
+  private run(methodName: string, params: unknown, id: Id): MaybePromise<Response> {
     if (methodName === 'rpc.discover') {
       if (params !== undefined && !(Array.isArray(params) && params.length === 0)) {
         return errorResponse(id, {
@@ -152,8 +182,7 @@ export class Dispatcher {
     }
 
     const method = this.opts.registry.get(methodName);
-    const namespaces: readonly string[] = PORT_NAMESPACES[this.opts.port];
-    if (!method || !namespaces.includes(method.namespace)) {
+    if (!method || !this.namespaces.has(method.namespace)) {
       const elsewhere = method
         ? ` (it is served on the ${this.opts.port === 'public' ? 'admin' : 'public'} port)`
         : '';
@@ -176,12 +205,27 @@ export class Dispatcher {
 
     let value: unknown;
     try {
-      value = await method.handler(...decoded.args);
+      value = method.handler(...decoded.args);
     } catch (err) {
-      const mapped = errorObjectOf(err);
-      if (mapped) return errorResponse(id, mapped);
-      return errorResponse(id, this.internal(err, methodName));
+      return this.failed(err, id, methodName);
     }
+    if (isThenable(value)) {
+      return Promise.resolve(value).then(
+        (settled) => this.succeeded(method, settled, id),
+        (err: unknown) => this.failed(err, id, methodName),
+      );
+    }
+    return this.succeeded(method, value, id);
+  }
+
+  private failed(err: unknown, id: Id, methodName: string): Response {
+    const mapped = errorObjectOf(err);
+    if (mapped) return errorResponse(id, mapped);
+    return errorResponse(id, this.internal(err, methodName));
+  }
+
+  private succeeded(method: RpcMethod, value: unknown, id: Id): Response {
+    const methodName = method.fullName;
     const encoded = encodeResult(method, value);
     if (!encoded.ok) {
       return errorResponse(

@@ -104,7 +104,10 @@ export interface WorldStateReader {
   /** The block these reads see (for a fork: the block it was created on). */
   readonly blockNumber: number;
   snapshot(tree: TreeId): TreeSnapshot;
-  /** Siblings from the leaf level up; length = tree height. Throws for an index beyond the tree. */
+  /**
+   * Siblings from the leaf level up; length = tree height. Any index below 2^height has one (past
+   * the last leaf, of empty leaves); an index at or beyond that throws.
+   */
   getSiblingPath(tree: TreeId, leafIndex: number): Fr[];
   /** The leaf value of an append-only tree, or the leaf hash of an indexed tree; undefined beyond the tree. */
   getLeafValue(tree: TreeId, leafIndex: number): Fr | undefined;

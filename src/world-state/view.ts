@@ -198,7 +198,7 @@ export class View implements WorldStateFork {
 
   getSiblingPath(tree: TreeId, leafIndex: number): Fr[] {
     const t = this.tree(tree);
-    this.checkIndex(t, leafIndex);
+    this.checkWithinCapacity(t, leafIndex);
     this.hashPending(t);
     const path: Fr[] = new Array(t.height);
     let index = leafIndex;
@@ -405,10 +405,14 @@ export class View implements WorldStateFork {
     if (!this.mutable) throw new Error('this view of a committed block is read-only; use a fork');
   }
 
-  private checkIndex(t: TreeOverlay, leafIndex: number): void {
-    if (!Number.isSafeInteger(leafIndex) || leafIndex < 0 || leafIndex >= t.size) {
+  /**
+   * A leaf position of the tree: any index below 2^height. Past the last leaf the leaves are empty,
+   * so a path there is made of the nodes the leaves fill and empty subtree hashes.
+   */
+  private checkWithinCapacity(t: TreeOverlay, leafIndex: number): void {
+    if (!Number.isSafeInteger(leafIndex) || leafIndex < 0 || leafIndex >= 2 ** t.height) {
       throw invalidParams(
-        `leaf index ${leafIndex} is beyond the tree: tree ${t.tree} holds ${t.size} leaves at block ${this.baseBlock}`,
+        `leaf index ${leafIndex} is beyond the tree: tree ${t.tree} has room for 2^${t.height} leaves`,
       );
     }
   }

@@ -140,6 +140,46 @@ describe('logs and contracts on a real node', () => {
     assert.deepEqual(tail[1], []);
   });
 
+  test("afterLog as a query member: for every tag, and with a tag's own cursor, after both", async () => {
+    const [t1All, [t2Log]] = await pub('svc_getPrivateLogsByTags', [{ tags: [hex(T1), hex(T2)] }]);
+    const lastOfA = cursor(t1All[14]); // T1's last log in tx A; T2's log comes after it in that tx
+    const [t1, t2] = await pub('svc_getPrivateLogsByTags', [{ tags: [hex(T1), hex(T2)], afterLog: lastOfA }]);
+    assert.deepEqual(
+      t1.map((l: any) => l.logData.map(BigInt)),
+      logsB,
+    );
+    assert.deepEqual(t2, [t2Log]);
+    const afterT2 = await pub('svc_getPrivateLogsByTags', [
+      { tags: [hex(T1), hex(T2)], afterLog: cursor(t2Log) },
+    ]);
+    assert.deepEqual(afterT2, [t1, []]);
+    // The object form; with a tag's own cursor the later of the two counts, whichever it is.
+    const [asObject, tagLater, queryLater] = await pub('svc_getPrivateLogsByTags', [
+      {
+        tags: [hex(T1), { tag: hex(T1), afterLog: cursor(t1[5]) }, { tag: hex(T1), afterLog: '1-0-0' }],
+        afterLog: {
+          blockNumber: t1All[14].blockNumber,
+          txIndexWithinBlock: t1All[14].txIndexWithinBlock,
+          logIndexWithinTx: t1All[14].logIndexWithinTx,
+        },
+      },
+    ]);
+    assert.deepEqual(asObject, t1);
+    assert.deepEqual(tagLater, t1.slice(6));
+    assert.deepEqual(queryLater, t1);
+    // The form docs/logs-and-contracts.md shows, for the public query too.
+    assert.deepEqual(await pub('svc_getPrivateLogsByTags', [{ tags: ['0x01'], afterLog: '1-0-0' }]), [[]]);
+    assert.deepEqual(
+      await pub('svc_getPublicLogsByTags', [{ tags: ['0x01'], afterLog: '1-0-0', contractAddress: hex(5n) }]),
+      [[]],
+    );
+    const bad = await call(node.publicUrl, 'svc_getPrivateLogsByTags', [
+      { tags: [hex(T1)], afterLog: 'soon' },
+    ]);
+    assert.equal(bad.error?.code, -32602);
+    assert.match(bad.error!.message, /^Invalid params: query\.afterLog: expected a log cursor/);
+  });
+
   test('block range, tx, reference block and effects narrow or enrich the results', async () => {
     const only = async (query: object) => (await pub('svc_getPrivateLogsByTags', [query]))[0];
     assert.equal((await only({ tags: [hex(T1)], fromBlock: blockB })).length, 12);

@@ -234,6 +234,23 @@ describe('LogQueries: tag queries', () => {
     assert.equal(new Set(seen).size, 25);
   });
 
+  test("a query's afterLog applies to every tag; with a tag's own, the later of the two counts", () => {
+    const afterA = { blockNumber: 1, txIndex: 0, logIndex: 0 };
+    const [tag1, many] = q.privateLogsByTags({ tags: [{ tag: TAG1 }, { tag: MANY }], afterLog: afterA });
+    assert.deepEqual(tag1, [result(B, 'private', 0), result(C, 'private', 1)]);
+    assert.deepEqual(many, q.privateLogsByTags({ tags: [{ tag: MANY, afterLog: afterA }] })[0]);
+    const afterB = { blockNumber: 2, txIndex: 0, logIndex: 0 };
+    const [tagLater, queryLater] = q.privateLogsByTags({
+      tags: [
+        { tag: TAG1, afterLog: afterB },
+        { tag: TAG1, afterLog: { blockNumber: 0, txIndex: 0, logIndex: 0 } },
+      ],
+      afterLog: afterA,
+    });
+    assert.deepEqual(tagLater, [result(C, 'private', 1)]);
+    assert.deepEqual(queryLater, [result(B, 'private', 0), result(C, 'private', 1)]);
+  });
+
   test('afterLog is strictly after: a cursor at a log excludes it, one between logs excludes nothing after', () => {
     const [fromA] = q.privateLogsByTags({
       tags: [{ tag: TAG1, afterLog: { blockNumber: 1, txIndex: 0, logIndex: 0 } }],

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { Dispatcher } from '../../src/rpc/dispatch.js';
 import { defineMethod, MethodRegistry, type PortKind } from '../../src/rpc/registry.js';
@@ -210,7 +212,118 @@ describe('HTTP transport', () => {
   });
 });
 
+// POST / with `application/json` and a Content-Length takes the listener's direct path; the same
+// request with a content type fastify accepts but the direct path leaves to it (no space before the
+// charset) goes through fastify's route. Both must answer alike.
+describe('the direct path answers what the fastify route answers', () => {
+  const DIRECT = 'application/json';
+  const VIA_FASTIFY = 'application/json;charset=utf-8';
+
+  async function both(url: string, payload: unknown, headers: Record<string, string> = {}) {
+    const text = JSON.stringify(payload);
+    const direct = await rawPost(url, text, { ...headers, 'content-type': DIRECT });
+    const routed = await rawPost(url, text, { ...headers, 'content-type': VIA_FASTIFY });
+    const shape = (r: Awaited<ReturnType<typeof rawPost>>) => {
+      const { date: _date, ...rest } = r.headers;
+      const body = r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body) : r.body;
+      return { status: r.status, headers: rest, body: body.toString('utf8') };
+    };
+    const d = shape(direct);
+    assert.deepEqual(d, shape(routed));
+    return d;
+  }
+
+  let pub: Listener;
+  let admin: Listener;
+  let restricted: Listener;
+  before(async () => {
+    pub = await listen('public');
+    admin = await listen('admin', { apiKey: API_KEY });
+    restricted = await listen('public', { corsOrigins: ['https://wallet.example'] });
+  });
+  after(async () => {
+    await Promise.all([pub.close(), admin.close(), restricted.close()]);
+  });
+
+  test('a call, an error, a batch and a notification', async () => {
+    const ok = await both(pub.url, body('svc_text', [3]));
+    assert.equal(ok.status, 200);
+    assert.equal(ok.headers['x-cairn-node-version'], '9.9.9');
+    assert.equal(ok.headers['access-control-allow-origin'], '*');
+    assert.equal(JSON.parse(ok.body).result, 'yyy');
+    await both(pub.url, body('svc_missing'));
+    await both(pub.url, body('svc_text', ['three']));
+    await both(pub.url, [body('svc_text', [1]), { jsonrpc: '2.0', method: 'svc_text', params: [2] }]);
+    assert.equal((await both(pub.url, { jsonrpc: '2.0', method: 'svc_text', params: [1] })).status, 204);
+  });
+
+  test('gzip, CORS by origin, and the admin key', async () => {
+    const zipped = await both(pub.url, body('svc_text', [5000]), { 'accept-encoding': 'gzip' });
+    assert.equal(zipped.headers['content-encoding'], 'gzip');
+    const listed = await both(restricted.url, body('svc_text', [5000]), {
+      origin: 'https://wallet.example',
+      'accept-encoding': 'gzip',
+    });
+    assert.equal(listed.headers['access-control-allow-origin'], 'https://wallet.example');
+    await both(restricted.url, body('svc_text', [1]), { origin: 'https://evil.example' });
+    const ping = await both(admin.url, body('svcAdmin_ping'), { 'x-api-key': API_KEY });
+    assert.equal(JSON.parse(ping.body).result, 'pong');
+    assert.equal(ping.headers['access-control-allow-origin'], undefined);
+    const refused = await both(admin.url, body('svcAdmin_ping'), { 'x-api-key': 'wrong-key-wrong-key' });
+    assert.equal(refused.status, 401);
+  });
+
+  test('a client that goes away in the middle of its body leaves the listener serving', async () => {
+    const { port } = new URL(pub.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"js',
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 20));
+    const res = await post(pub.url, body('svc_text', [2]));
+    assert.equal(JSON.parse(res.text).result, 'yy');
+  });
+
+  test('a body at the limit is served; one byte over is HTTP 413', async () => {
+    const atLimit = JSON.stringify(body('svc_text', [2])).padEnd(4096, ' ');
+    const direct = await rawPost(pub.url, atLimit, {});
+    assert.equal(direct.status, 200);
+    assert.equal(JSON.parse(direct.body.toString()).result, 'yy');
+    const over = await rawPost(pub.url, `${atLimit} `, {});
+    assert.equal(over.status, 413);
+  });
+});
+
 describe('graceful close', () => {
+  test('a response finished after close began says Connection: close, on either path', async () => {
+    const listener = await listen('public');
+    const text = JSON.stringify(body('svc_slow'));
+    // The handler's release function once it runs; cleared for the next call.
+    const started = async (): Promise<() => void> => {
+      while (!release) await new Promise((r) => setTimeout(r, 5));
+      const took = release;
+      release = undefined;
+      return took;
+    };
+    const direct = rawPost(listener.url, text, {});
+    const releaseDirect = await started();
+    const routed = rawPost(listener.url, text, { 'content-type': 'application/json;charset=utf-8' });
+    const releaseRouted = await started();
+    const closed = listener.close();
+    await new Promise((r) => setTimeout(r, 50));
+    releaseDirect();
+    releaseRouted();
+    for (const res of [await direct, await routed]) {
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.connection, 'close');
+      assert.equal(JSON.parse(res.body.toString()).result, 'finished');
+    }
+    await closed;
+  });
+
   test('finishes an in-flight request, then refuses new connections', async () => {
     const listener = await listen('public');
     const inFlight = post(listener.url, body('svc_slow'));
@@ -229,7 +342,7 @@ function rawPost(
   url: string,
   payload: string,
   headers: Record<string, string>,
-): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
@@ -237,7 +350,9 @@ function rawPost(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
       },
     );
     req.on('error', reject);

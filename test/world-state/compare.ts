@@ -81,7 +81,21 @@ export function compareReaders(
         );
       }
     }
-    assert.throws(() => real.getSiblingPath(tree, size), `${where}: sibling path past the end must throw`);
+    // Past the last leaf every position up to the capacity has a path, and an empty leaf (0, for
+    // the indexed trees too) folds with it to the root: just past the end, within the last
+    // subtree of 64, anywhere, and the last position.
+    const capacity = 2 ** TREE_HEIGHTS[tree];
+    const pastEnd = new Set([size, size + 1 + rng.int(64), size + rng.int(capacity - size), capacity - 1]);
+    for (const i of pastEnd) {
+      if (i >= capacity) continue;
+      const path = real.getSiblingPath(tree, i);
+      assert.deepEqual(path, model.getSiblingPath(tree, i), `${where}: sibling path past the end at ${i}`);
+      assert.equal(rootFromPath(0n, i, path), snap.root, `${where}: empty leaf ${i} folds to the root`);
+    }
+    assert.throws(
+      () => real.getSiblingPath(tree, capacity),
+      `${where}: sibling path beyond the capacity must throw`,
+    );
     assert.equal(real.getLeafValue(tree, size), undefined, `${where}: leaf value past the end`);
     if (isIndexedTree(tree))
       assert.equal(real.getLeafPreimage(tree, size), undefined, `${where}: preimage past end`);

@@ -107,7 +107,10 @@ describe('world-state model: hashing', () => {
         assert.equal(path.length, TREE_HEIGHTS[tree]);
         assert.equal(rootFromPath(fork.getLeafValue(tree, i)!, i, path), root, `tree ${tree} leaf ${i}`);
       }
-      assert.throws(() => fork.getSiblingPath(tree, size));
+      for (const i of [size, 2 ** TREE_HEIGHTS[tree] - 1]) {
+        assert.equal(rootFromPath(0n, i, fork.getSiblingPath(tree, i)), root, `tree ${tree} empty leaf ${i}`);
+      }
+      assert.throws(() => fork.getSiblingPath(tree, 2 ** TREE_HEIGHTS[tree]));
     }
   });
 });

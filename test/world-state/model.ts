@@ -112,9 +112,10 @@ export class ModelTree {
     return { root: this.root(), nextAvailableLeafIndex: this.size };
   }
 
+  /** Any leaf position of the tree has a path, past the last leaf too (its siblings are then empty). */
   siblingPath(leafIndex: number): Fr[] {
-    if (!Number.isInteger(leafIndex) || leafIndex < 0 || leafIndex >= this.size) {
-      throw new Error(`leaf index ${leafIndex} is beyond the tree (size ${this.size})`);
+    if (!Number.isInteger(leafIndex) || leafIndex < 0 || leafIndex >= 2 ** this.height) {
+      throw new Error(`leaf index ${leafIndex} is beyond the tree (height ${this.height})`);
     }
     const path: Fr[] = [];
     let index = leafIndex;

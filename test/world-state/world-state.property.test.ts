@@ -10,11 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import type { Fr } from '../../src/core/field.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { TreeId, type WorldStateOptions } from '../../src/world-state/types.js';
+import {
+  TREE_HEIGHTS,
+  TREE_IDS,
+  TreeId,
+  type WorldStateOptions,
+  type WorldStateReader,
+} from '../../src/world-state/types.js';
 import { WorldState } from '../../src/world-state/world-state.js';
-import { testGenesisBlockHash } from './model.js';
-import { opArb, runSequence } from './ops.js';
+import { rootFromPath, testGenesisBlockHash, WorldStateModel } from './model.js';
+import { fieldArb, opArb, runSequence } from './ops.js';
 
 const SEED = Number(process.env.WS_PROPERTY_SEED ?? 0x5eed);
 const RUNS = process.env.WS_PROPERTY_RUNS === undefined ? undefined : Number(process.env.WS_PROPERTY_RUNS);
@@ -54,6 +61,75 @@ describe('world state against the model (property)', () => {
         (seed, ops) => runSequence(open, options(3), ops, seed),
       ),
       { seed: SEED + 1, numRuns: RUNS ?? 20, ...(PATH ? { path: PATH } : {}) },
+    );
+  });
+});
+
+describe('sibling paths past the last leaf (property)', () => {
+  // Any position below a tree's capacity has a path. Past the last leaf it must be the model's
+  // (which hashes its plain leaf arrays from scratch), fold an empty leaf to the root, and read the
+  // same on a fork with uncommitted leaves as after the commit.
+  const offsetArb = fc.oneof(
+    fc.integer({ min: 0, max: 200 }), // within the last filled subtrees
+    fc.double({ min: 0, max: 1, noNaN: true }), // anywhere up to the capacity
+  );
+  /** The path at `offset` past the last leaf: checked against the model and the root, returned. */
+  function probe(real: WorldStateReader, expected: WorldStateReader, tree: TreeId, offset: number): Fr[] {
+    const size = expected.snapshot(tree).nextAvailableLeafIndex;
+    const room = 2 ** TREE_HEIGHTS[tree] - size;
+    const index = size + Math.min(room - 1, Number.isInteger(offset) ? offset : Math.floor(offset * room));
+    const path = real.getSiblingPath(tree, index);
+    assert.deepEqual(path, expected.getSiblingPath(tree, index), `tree ${tree} index ${index}`);
+    assert.equal(rootFromPath(0n, index, path), expected.snapshot(tree).root, `tree ${tree} index ${index}`);
+    return path;
+  }
+
+  test('paths past the end equal the model and fold an empty leaf to the root', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fieldArb, { maxLength: 70 }), { minLength: 1, maxLength: 3 }),
+        fc.array(fieldArb, { maxLength: 40 }),
+        fc.array(fc.tuple(fc.constantFrom(...TREE_IDS), offsetArb), { minLength: 1, maxLength: 12 }),
+        async (noteBlocks, messages, probes) => {
+          const dir = mkdtempSync(join(tmpdir(), 'cairn-ws-past-end-'));
+          const ws = await WorldState.open(openEnvironment(dir, 'world-state'), options(0));
+          const model = new WorldStateModel(options(0));
+          try {
+            for (const [b, notes] of noteBlocks.entries()) {
+              const fork = ws.fork();
+              const modelFork = model.fork();
+              for (const f of [fork, modelFork]) {
+                f.appendNoteHashes(notes.slice(0, 64));
+                if (b === 0) f.appendLeaves(TreeId.L1_TO_L2_MESSAGE, messages);
+                // Keys no other block or genesis has; the same public data slots each block.
+                f.insertNullifiers(notes.slice(0, 5).map((_, i) => 10n ** 40n + BigInt(100 * b + i)));
+                f.writePublicData(
+                  notes.slice(0, 3).map((value, i) => ({ slot: 10n ** 41n + BigInt(i), value })),
+                );
+              }
+              // The last block is probed on its fork, before the commit, too.
+              const readers: [WorldStateReader, WorldStateReader][] =
+                b === noteBlocks.length - 1 ? [[fork, modelFork]] : [];
+              const pending = readers.map(([real, expected]) =>
+                probes.map(([tree, offset]) => probe(real, expected, tree, offset)),
+              );
+              await ws.commit(fork);
+              model.commit(modelFork);
+              readers.length = 0;
+              readers.push([ws.at(ws.latestBlockNumber), model.at(model.latestBlockNumber)]);
+              for (const [real, expected] of readers) {
+                const committed = probes.map(([tree, offset]) => probe(real, expected, tree, offset));
+                // A fork's paths are those of the block it becomes.
+                if (pending.length > 0) assert.deepEqual(committed, pending[0]);
+              }
+            }
+          } finally {
+            await ws.close();
+            rmSync(dir, { recursive: true, force: true });
+          }
+        },
+      ),
+      { seed: SEED + 2, numRuns: RUNS ?? 25 },
     );
   });
 });

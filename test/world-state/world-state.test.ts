@@ -124,14 +124,65 @@ describe('world state', () => {
     await ws.close();
   });
 
-  test('a leaf index beyond the tree is an invalid-params error', async () => {
+  test('a leaf index beyond the capacity is an invalid-params error; below it there is a path', async () => {
     const ws = await fresh();
     assert.throws(
-      () => ws.at(0).getSiblingPath(TreeId.NOTE_HASH, 0),
+      () => ws.at(0).getSiblingPath(TreeId.NOTE_HASH, 2 ** 42),
       (err: unknown) =>
-        err instanceof NodeError && err.kind === 'invalid-params' && /holds 0 leaves/.test(err.message),
+        err instanceof NodeError &&
+        err.kind === 'invalid-params' &&
+        /room for 2\^42 leaves/.test(err.message),
     );
+    assert.throws(() => ws.at(0).getSiblingPath(TreeId.ARCHIVE, 2 ** 30), NodeError);
+    assert.equal(ws.at(0).getSiblingPath(TreeId.NOTE_HASH, 2 ** 42 - 1).length, 42);
     assert.equal(ws.at(0).getLeafValue(TreeId.NULLIFIER, 128), undefined);
+    await ws.close();
+  });
+
+  // Known answers: the reference's genesis roots (genesis.test.ts) and poseidon2([1, 2]).
+  test('sibling paths past the last leaf (known answers)', async () => {
+    const ws = await fresh();
+    const genesis = ws.at(0);
+    const hex = (v: Fr) => `0x${v.toString(16).padStart(64, '0')}`;
+    const fold = (tree: TreeId, index: number) =>
+      hex(rootFromPath(0n, index, genesis.getSiblingPath(tree, index)));
+    // The empty note hash tree: every position's path is the empty subtree hashes.
+    const empty = genesis.getSiblingPath(TreeId.NOTE_HASH, 0);
+    assert.equal(empty[0], 0n);
+    assert.equal(empty[1], poseidon2Hash([0n, 0n]));
+    assert.equal(empty[2], poseidon2Hash([empty[1]!, empty[1]!]));
+    assert.deepEqual(genesis.getSiblingPath(TreeId.NOTE_HASH, 2 ** 42 - 1), empty);
+    for (const index of [0, 1, 64, 2 ** 41, 2 ** 42 - 1]) {
+      assert.equal(
+        fold(TreeId.NOTE_HASH, index),
+        '0x2ac5dda169f6bb3b9ca09bbac34e14c94d1654597db740153a1288d859a8a30a',
+      );
+    }
+    // Just past the 128 prefilled nullifiers and the prefilled public data; past the genesis block.
+    assert.equal(
+      fold(TreeId.NULLIFIER, 128),
+      '0x1ec3788cd1c32e54d889d67fe29e481114f9d4afe9b44b229aa29d8ad528dd31',
+    );
+    assert.equal(
+      fold(TreeId.NULLIFIER, 2 ** 42 - 1),
+      '0x1ec3788cd1c32e54d889d67fe29e481114f9d4afe9b44b229aa29d8ad528dd31',
+    );
+    const publicSize = genesis.snapshot(TreeId.PUBLIC_DATA).nextAvailableLeafIndex;
+    assert.equal(
+      fold(TreeId.PUBLIC_DATA, publicSize),
+      '0x23c08a6b1297210c5e24c76b9a936250a1ce2721576c26ea797c7ec35f9e46a9',
+    );
+    assert.equal(fold(TreeId.ARCHIVE, 1), hex(genesis.snapshot(TreeId.ARCHIVE).root));
+
+    // Leaves 1, 2, 3: position 3's siblings are leaf 2 (3), poseidon2([1, 2]), then empty subtrees.
+    const fork = ws.fork();
+    fork.appendLeaves(TreeId.L1_TO_L2_MESSAGE, [1n, 2n, 3n]);
+    await ws.commit(fork);
+    const path = ws.at(1).getSiblingPath(TreeId.L1_TO_L2_MESSAGE, 3);
+    assert.equal(path[0], 3n);
+    assert.equal(hex(path[1]!), '0x038682aa1cb5ae4e0a3f13da432a95c77c5c111f6f030faf9cad641ce1ed7383');
+    assert.deepEqual(path.slice(2), empty.slice(2, 36));
+    assert.equal(rootFromPath(0n, 3, path), ws.at(1).snapshot(TreeId.L1_TO_L2_MESSAGE).root);
     await ws.close();
   });
 

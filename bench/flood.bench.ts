@@ -50,10 +50,13 @@ const node = await startCairn(
   ],
 );
 
-/** The node's resident set in MB. */
-function rssMb(): number {
+/**
+ * The node's resident set in MB: all of it, and its anonymous part (heap, buffers) without the
+ * file-backed pages (LMDB's memory map, code), which the kernel may drop at any time.
+ */
+function rssMb(field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
   const status = readFileSync(`/proc/${node.child.pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) / 1024;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -94,6 +97,7 @@ await benchOnNode('flood', node, async () => {
   const blocks = new Map<number, number>();
   let peakPending = 0;
   let peakRss = 0;
+  let peakAnon = 0;
   let watching = true;
   const watcher = (async () => {
     let seen = await pub<number>('svc_getBlockNumber');
@@ -111,6 +115,7 @@ await benchOnNode('flood', node, async () => {
       if (pending > peakPending) {
         peakPending = pending;
         peakRss = rssMb();
+        peakAnon = rssMb('RssAnon');
       }
       await sleep(250);
     }
@@ -118,6 +123,7 @@ await benchOnNode('flood', node, async () => {
 
   // ---- flood ---------------------------------------------------------------------------------
   const rssBefore = rssMb();
+  const anonBefore = rssMb('RssAnon');
   const startBlock = await pub<number>('svc_getBlockNumber');
   const latencies: number[] = [];
   let next = 0;
@@ -151,7 +157,7 @@ await benchOnNode('flood', node, async () => {
     `BENCH flood-drain txs_per_s=${Math.round(N / (drainedMs / 1000))} blocks=${sizes.length} slots=${slots} min_block=${Math.min(...full)} max_block=${Math.max(...sizes)} empty_slots=${Math.max(0, slots - sizes.length)} n=${N}`,
   );
   console.log(
-    `BENCH flood-memory rss_mb_before=${fmt(rssBefore, 0)} rss_mb_at_peak=${fmt(peakRss, 0)} rss_kb_per_pending_tx=${fmt(((peakRss - rssBefore) * 1024) / Math.max(1, peakPending), 1)} peak_pending=${peakPending}`,
+    `BENCH flood-memory rss_mb_before=${fmt(rssBefore, 0)} rss_mb_at_peak=${fmt(peakRss, 0)} rss_kb_per_pending_tx=${fmt(((peakRss - rssBefore) * 1024) / Math.max(1, peakPending), 1)} anon_kb_per_pending_tx=${fmt(((peakAnon - anonBefore) * 1024) / Math.max(1, peakPending), 1)} peak_pending=${peakPending}`,
   );
 
   // ---- sustained at capacity ---------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // L2 blocks and the tx effects they carry (docs/chain.md, "Blocks").
 import type { AppendOnlyTreeSnapshot, BlockHeader } from './block-header.js';
 import type { Fr } from './field.js';
-import { poseidon2HashWithSeparator } from './hash/poseidon2.js';
+import { poseidon2HashInSlices, poseidon2HashWithSeparator } from './hash/poseidon2.js';
 
 export const PRIVATE_LOG_SIZE_IN_FIELDS = 16;
 export const CONTRACT_CLASS_LOG_SIZE_IN_FIELDS = 3023;
@@ -108,4 +108,15 @@ export function spongeBlobHash(previous: Fr, txEffects: readonly TxEffect[]): Fr
     [previous, ...txEffects.flatMap(txEffectToFields)],
     BLOCK_SPONGE_SEPARATOR,
   );
+}
+
+/** spongeBlobHash in slices of about `sliceMs` of hashing, awaiting `pause()` between them. */
+export function spongeBlobHashInSlices(
+  previous: Fr,
+  txEffects: readonly TxEffect[],
+  pause: () => Promise<void>,
+  sliceMs?: number,
+): Promise<Fr> {
+  const inputs = [BigInt(BLOCK_SPONGE_SEPARATOR), previous, ...txEffects.flatMap(txEffectToFields)];
+  return poseidon2HashInSlices(inputs, pause, sliceMs);
 }

@@ -7,6 +7,7 @@ import {
   L1_TO_L2_MESSAGES_PER_CHECKPOINT,
   type L2Block,
   spongeBlobHash,
+  spongeBlobHashInSlices,
   type TxEffect,
 } from '../core/block.js';
 import {
@@ -91,15 +92,23 @@ export class BlockBuilder {
    */
   async finishInSlices(totalManaUsed: bigint, pause: () => Promise<void>): Promise<L2Block> {
     await this.fork.hashPendingInSlices(pause);
-    return this.finish(totalManaUsed);
+    const sponge = await spongeBlobHashInSlices(this.previousSponge(), this.txEffects, pause);
+    return this.seal(totalManaUsed, sponge);
+  }
+
+  private previousSponge(): Fr {
+    return this.input.indexWithinCheckpoint === 0 ? 0n : (this.input.previousSponge ?? 0n);
   }
 
   /** Seals the block: the header over the new tree snapshots, appended to the archive. */
   finish(totalManaUsed: bigint): L2Block {
+    return this.seal(totalManaUsed, spongeBlobHash(this.previousSponge(), this.txEffects));
+  }
+
+  private seal(totalManaUsed: bigint, sponge: Fr): L2Block {
     if (this.finished) throw new Error('the block is finished');
     this.finished = true;
     const { fork, input, txEffects } = this;
-    const firstInCheckpoint = input.indexWithinCheckpoint === 0;
     const header: BlockHeader = {
       lastArchive: this.lastArchive,
       state: {
@@ -110,7 +119,7 @@ export class BlockBuilder {
           publicDataTree: snapshotOf(fork, TreeId.PUBLIC_DATA),
         },
       },
-      spongeBlobHash: spongeBlobHash(firstInCheckpoint ? 0n : (input.previousSponge ?? 0n), txEffects),
+      spongeBlobHash: sponge,
       globalVariables: input.globalVariables,
       totalFees: txEffects.reduce((sum, e) => sum + e.transactionFee, 0n),
       totalManaUsed,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { RevertCode, spongeBlobHash, type TxEffect } from '../../src/core/block.js';
 import { blockHeaderHash, emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
-import { buildBlock } from '../../src/execution/block-builder.js';
+import { BlockBuilder, buildBlock } from '../../src/execution/block-builder.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
 import { TreeId } from '../../src/world-state/types.js';
@@ -137,6 +137,39 @@ describe('block builder', () => {
       l1ToL2Messages: [],
     });
     assert.equal(block.body.txEffects.length, 0);
+    await ws.close();
+  });
+
+  test('sealing in slices gives the same block as sealing at once, first block or later', async () => {
+    const ws = await WorldState.open(openEnvironment(join(dir, 'c'), 'world-state'), {
+      historyBlocks: 0,
+      genesisBlockHash: genesisBlockHashOf,
+    });
+    const effects = Array.from({ length: 40 }, (_, i) => effect(BigInt(i + 1)));
+    const inputs = [
+      { globalVariables: globals(1, 3), checkpointNumber: 1, indexWithinCheckpoint: 0, l1ToL2Messages: [9n] },
+      {
+        globalVariables: globals(1, 3),
+        checkpointNumber: 1,
+        indexWithinCheckpoint: 1,
+        previousSponge: 1234n,
+      },
+    ];
+    for (const input of inputs) {
+      const once = new BlockBuilder(ws.fork(), input);
+      const sliced = new BlockBuilder(ws.fork(), input);
+      for (const e of effects) {
+        once.addTx(e);
+        sliced.addTx(e);
+      }
+      const expected = once.finish(77n);
+      const got = await sliced.finishInSlices(77n, async () => {});
+      assert.deepEqual(got, expected);
+      assert.equal(
+        got.header.spongeBlobHash,
+        spongeBlobHash(input.indexWithinCheckpoint === 0 ? 0n : 1234n, effects),
+      );
+    }
     await ws.close();
   });
 });

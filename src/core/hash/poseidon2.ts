@@ -7,7 +7,7 @@
 //   "ts"            always the TypeScript implementation (no warning)
 //   "native"        the native addon; every hash call throws if it cannot be loaded
 // The choice is made on the first call and kept for the life of the process.
-import { type Fr, fromBytes32, toBytes32 } from '../field.js';
+import { FR_MODULUS, type Fr, fromBytes32, toBytes32 } from '../field.js';
 import { loadNativePoseidon2, type NativePoseidon2 } from './native.js';
 import { permuteTs, poseidon2HashTs } from './poseidon2-ts.js';
 import { assertBytes, assertFr, assertFrArray, assertWidth } from './validate.js';
@@ -80,6 +80,32 @@ export function poseidon2HashWithSeparator(inputs: readonly Fr[], separator: Fr 
   }
   assertFr(sep, 'separator');
   return poseidon2Hash([sep, ...inputs]);
+}
+
+/**
+ * `poseidon2Hash(inputs)` computed one permutation at a time, awaiting `pause()` whenever a slice
+ * has run for `sliceMs`: a long sponge (a block's tx effects) then leaves room for other work on
+ * the event loop. Same sponge as poseidon2Hash: capacity `inputs.length * 2^64`, rate 3, the last
+ * chunk zero-padded, output state[0].
+ */
+export async function poseidon2HashInSlices(
+  inputs: readonly Fr[],
+  pause: () => Promise<void>,
+  sliceMs = 8,
+): Promise<Fr> {
+  assertFrArray(inputs, 'inputs');
+  let state: Fr[] = [0n, 0n, 0n, BigInt(inputs.length) << 64n];
+  let sliceStart = performance.now();
+  let i = 0;
+  do {
+    for (let k = 0; k < 3 && i < inputs.length; k++, i++) state[k] = (state[k]! + inputs[i]!) % FR_MODULUS;
+    state = poseidon2Permutation(state);
+    if (performance.now() - sliceStart >= sliceMs) {
+      await pause();
+      sliceStart = performance.now();
+    }
+  } while (i < inputs.length);
+  return state[0]!;
 }
 
 /**

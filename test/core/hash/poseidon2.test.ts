@@ -12,6 +12,7 @@ import {
   poseidon2HashBatch,
   poseidon2HashBatchFields,
   poseidon2HashBytes,
+  poseidon2HashInSlices,
   poseidon2HashPairs,
   poseidon2HashWithSeparator,
   poseidon2Permutation,
@@ -303,5 +304,26 @@ describe('public API', () => {
     assert.throws(() => poseidon2HashBatch(new Uint8Array(64), 0), RangeError);
     assert.throws(() => poseidon2HashBatch(new Uint8Array(64), 1.5), RangeError);
     assert.throws(() => poseidon2HashPairs(new Uint8Array(64), new Uint8Array(16)), RangeError);
+  });
+});
+
+describe('poseidon2HashInSlices', () => {
+  test('equals the independent model for any length and slice size, pausing between slices', async () => {
+    for (const n of [0, 1, 2, 3, 4, 5, 6, 7, 100, 301]) {
+      const inputs = Array.from({ length: n }, (_, i) => (BigInt(i) * 0x1234567890abcdefn + 7n) % P);
+      let pauses = 0;
+      const sliced = await poseidon2HashInSlices(inputs, async () => void pauses++, 0);
+      assert.equal(sliced, refHash(inputs), `length ${n}`);
+      // A slice of 0 ms pauses after every permutation: ceil(n / 3), at least one.
+      assert.equal(pauses, Math.max(1, Math.ceil(n / 3)), `pauses for length ${n}`);
+      assert.equal(await poseidon2HashInSlices(inputs, async () => {}, 1_000), sliced);
+    }
+  });
+
+  test('refuses an input that is not a field element', async () => {
+    await assert.rejects(
+      poseidon2HashInSlices([P], async () => {}),
+      RangeError,
+    );
   });
 });

@@ -3,13 +3,14 @@
 // the chain from these bodies, checking each against what L1 recorded for the checkpoint.
 import { z } from 'zod';
 import type { L2Block, TxEffect } from './block.js';
-import { checkpointHeader, l2Block } from './block-codecs.js';
+import { appendOnlyTreeSnapshot, blockHeader, checkpointHeader, l2Block, txEffect } from './block-codecs.js';
 import {
   type AppendOnlyTreeSnapshot,
   blockHeaderHash,
   type CheckpointHeader,
   checkpointHeaderHash,
 } from './block-header.js';
+import { uint } from './codecs.js';
 import type { Fr } from './field.js';
 
 export const CHECKPOINT_BODY_FORMAT = 'cairn-checkpoint-body/1';
@@ -83,6 +84,40 @@ export function encodeCheckpointBody(body: CheckpointBody): Uint8Array {
     })),
   });
   return new TextEncoder().encode(JSON.stringify(wire));
+}
+
+/** How many tx effects are encoded between pauses in encodeCheckpointBodyInSlices. */
+const TX_EFFECTS_PER_SLICE = 32;
+
+/**
+ * The same bytes as encodeCheckpointBody, encoded piece by piece with `pause()` awaited every
+ * few tx effects: a full checkpoint takes tens of milliseconds to encode, too long to hold the
+ * event loop while the node answers requests. Each piece goes through its part of the same
+ * codec, and the JSON is assembled in the codec's key order.
+ */
+export async function encodeCheckpointBodyInSlices(
+  body: CheckpointBody,
+  pause: () => Promise<void>,
+): Promise<Uint8Array> {
+  if (body.blocks.length === 0) throw new Error('a checkpoint has at least one block');
+  const json = (schema: z.ZodType, value: unknown) => JSON.stringify(z.encode(schema, value));
+  const parts = [
+    `{"format":${JSON.stringify(CHECKPOINT_BODY_FORMAT)},"header":${json(checkpointHeader, body.header)},"blocks":[`,
+  ];
+  for (const [b, block] of body.blocks.entries()) {
+    const effects: string[] = [];
+    for (const [i, effect] of block.body.txEffects.entries()) {
+      effects.push(json(txEffect, effect));
+      if (i % TX_EFFECTS_PER_SLICE === TX_EFFECTS_PER_SLICE - 1) await pause();
+    }
+    parts.push(
+      `${b === 0 ? '' : ','}{"archive":${json(appendOnlyTreeSnapshot, block.archive)},"header":${json(blockHeader, block.header)},` +
+        `"body":{"txEffects":[${effects.join(',')}]},"checkpointNumber":${json(uint, block.checkpointNumber)},` +
+        `"indexWithinCheckpoint":${json(uint, block.indexWithinCheckpoint)}}`,
+    );
+  }
+  parts.push(']}');
+  return new TextEncoder().encode(parts.join(''));
 }
 
 /** Decodes a body; each block's number and hash are derived from its header. */

@@ -14,7 +14,7 @@ import {
 import {
   BLOCK_BODY_OVERHEAD_BYTES,
   CHECKPOINT_BODY_OVERHEAD_BYTES,
-  encodeCheckpointBody,
+  encodeCheckpointBodyInSlices,
   MAX_CHECKPOINT_BODY_BYTES,
   txEffectBodyBytesBound,
 } from '../core/checkpoint-body.js';
@@ -34,6 +34,7 @@ import type { CommitteeView } from '../validators/committee.js';
 import type { Validator } from '../validators/keystore.js';
 import type { CheckpointToAttest } from '../validators/validator-client.js';
 import type { WorldState } from '../world-state/world-state.js';
+import { FinishTimeEstimate } from './finish-estimate.js';
 
 /** Where the sequencer takes txs from: the mempool. */
 export interface TxSource {
@@ -147,6 +148,8 @@ export class Sequencer {
   private paused = false;
   /** The slot of the last proposal sent, so a slot is proposed for once. */
   private sentForSlot = -1;
+  /** How long finishing a checkpoint takes per tx (realtime only): where building must stop. */
+  private readonly finishTime = new FinishTimeEstimate();
   /** The slot in which a prune was sent, so it is sent once. */
   private prunedInSlot = -1;
   /** The slot of the last slashing vote, so a slot gets one. */
@@ -245,6 +248,16 @@ export class Sequencer {
     return { buildBy: seen + Math.max(0, sendBy - seen) * BUILD_SHARE, sendBy };
   }
 
+  /**
+   * When building must stop for a block that would hold `txs` txs: early enough to finish them by
+   * the send deadline, as learned from earlier checkpoints; before anything is learned, at the
+   * slot's building share.
+   */
+  private buildBy(deadlines: SlotDeadlines, txs: number): number {
+    const finishing = this.finishTime.predict(txs);
+    return finishing === undefined ? deadlines.buildBy : deadlines.sendBy - finishing;
+  }
+
   /** Builds and publishes the checkpoint of `slot` as `me`, its proposer. */
   private async propose(
     slot: number,
@@ -279,6 +292,10 @@ export class Sequencer {
     const gasFees = await this.o.fees.minFeesAt(slot);
     const blocks: L2Block[] = [];
     const credited = this.beneficiaries(me);
+    // Time spent after building (sealing, committing, encoding, attestations), and over how many txs.
+    let finishMs = 0;
+    let buildMs = 0;
+    let txCount = 0;
     const used = new Set<Fr>();
     const budget = {
       mana: BigInt(constants.rollupManaLimit),
@@ -306,13 +323,16 @@ export class Sequencer {
           : { previousSponge: blocks[i - 1]!.header.spongeBlobHash }),
       });
       budget.bodyBytes -= BLOCK_BODY_OVERHEAD_BYTES;
+      const buildStart = this.wall();
       const { manaUsed, reverted, full } = await this.fillBlock(
         builder,
         globalVariables,
         used,
         budget,
-        deadlines?.buildBy,
+        deadlines,
       );
+      const finishStart = this.wall();
+      buildMs += finishStart - buildStart;
       if (builder.txCount < this.settings.minTxsPerBlock || (i > 0 && builder.txCount === 0)) break;
       // Sealing, committing and storing a large block each take tens of milliseconds: requests
       // waiting meanwhile are answered between the steps.
@@ -325,6 +345,8 @@ export class Sequencer {
       for (const r of reverted) this.o.txs.reverted(r.hash, r.reason);
       blocks.push(block);
       await this.o.consensus.announceBlock(block, slot, me);
+      finishMs += this.wall() - finishStart;
+      txCount += builder.txCount;
       // A checkpoint with no room left, or out of building time, takes no more blocks.
       if (full) break;
     }
@@ -349,8 +371,8 @@ export class Sequencer {
       totalManaUsed: blocks.reduce((sum, b) => sum + b.header.totalManaUsed, 0n),
     };
     const headerHash = checkpointHeaderHash(header);
-    const body = encodeCheckpointBody({ header, blocks });
-    await yieldToEventLoop();
+    const encodeStart = this.wall();
+    const body = await encodeCheckpointBodyInSlices({ header, blocks }, yieldToEventLoop);
     // The proposal has to be mined in this slot: stop waiting in time to send it (realtime), or a
     // block before the slot ends (manual: L1 time only moves when mined).
     const slotLeftMs = Number(slotStart(slot + 1, constants) - next - 1n) * 1000;
@@ -369,6 +391,9 @@ export class Sequencer {
       committee: await this.o.committee.committee(epoch),
       deadline: attestationDeadline,
     });
+    finishMs += this.wall() - encodeStart;
+    if (deadlines !== undefined) this.finishTime.observe(txCount, finishMs);
+    const timing = `${txCount} txs built in ${buildMs} ms, finished in ${finishMs} ms`;
     if (attestations === undefined) {
       this.sentForSlot = slot;
       return { kind: 'no-quorum', slot };
@@ -378,7 +403,7 @@ export class Sequencer {
     if (deadlines !== undefined && this.wall() > deadlines.sendBy) {
       this.sentForSlot = slot;
       logger.warn(
-        `checkpoint ${n} (slot ${slot}) was ready ${this.wall() - deadlines.sendBy} ms too late to land in its slot: not sent`,
+        `checkpoint ${n} (slot ${slot}) was ready ${this.wall() - deadlines.sendBy} ms too late to land in its slot: not sent (${timing})`,
       );
       return { kind: 'too-late', slot };
     }
@@ -396,7 +421,7 @@ export class Sequencer {
     });
     this.sentForSlot = slot;
     logger.info(
-      `checkpoint ${n} (slot ${slot}, blocks ${blocks[0]!.number}..${last.number}) sent to L1 by ${me.attester.address}`,
+      `checkpoint ${n} (slot ${slot}, blocks ${blocks[0]!.number}..${last.number}) sent to L1 by ${me.attester.address} (${timing})`,
     );
     return { kind: 'published', slot, checkpointNumber: n, blocks: blocks.map((b) => b.number), txHash };
   }
@@ -414,7 +439,7 @@ export class Sequencer {
     globals: GlobalVariables,
     used: Set<Fr>,
     budget: { mana: bigint; daGas: number; bodyBytes: number },
-    buildBy: number | undefined,
+    deadlines: SlotDeadlines | undefined,
   ): Promise<{ manaUsed: bigint; reverted: { hash: Fr; reason: string }[]; full: boolean }> {
     let manaUsed = 0n;
     const reverted: { hash: Fr; reason: string }[] = [];
@@ -424,7 +449,7 @@ export class Sequencer {
     for (const { hash, tx } of this.o.txs.pending()) {
       if (builder.txCount >= this.settings.maxTxsPerBlock) break;
       const wall = this.wall();
-      if (buildBy !== undefined && wall >= buildBy) {
+      if (deadlines !== undefined && wall >= this.buildBy(deadlines, builder.txCount + 1)) {
         full = true;
         break;
       }

@@ -15,6 +15,7 @@ import {
 import { txEffect } from '../../src/core/block-codecs.js';
 import {
   checkpointHeaderHash,
+  emptyBlockHeader,
   emptyCheckpointHeader,
   emptyGlobalVariables,
 } from '../../src/core/block-header.js';
@@ -24,6 +25,7 @@ import {
   type CheckpointOnL1,
   decodeCheckpointBody,
   encodeCheckpointBody,
+  encodeCheckpointBodyInSlices,
   txEffectBodyBytesBound,
   verifyCheckpointBody,
 } from '../../src/core/checkpoint-body.js';
@@ -100,6 +102,26 @@ describe('checkpoint body', () => {
     verifyCheckpointBody(decoded, onL1);
   });
 
+  test('encoding in slices gives the same bytes, pausing between slices of tx effects', async () => {
+    let pauses = 0;
+    const sliced = await encodeCheckpointBodyInSlices(body, async () => void pauses++);
+    assert.deepEqual(sliced, encodeCheckpointBody(body));
+    assert.equal(pauses, 0, 'two blocks of one tx each fit in one slice');
+    // 70 tx effects in one block: a pause after each 32.
+    const block = body.blocks[0]!;
+    const many = Array.from({ length: 70 }, (_, i) => ({
+      ...block.body.txEffects[0]!,
+      txHash: BigInt(i + 1),
+    }));
+    const big = { ...body, blocks: [{ ...block, body: { txEffects: many } }, body.blocks[1]!] };
+    pauses = 0;
+    assert.deepEqual(
+      await encodeCheckpointBodyInSlices(big, async () => void pauses++),
+      encodeCheckpointBody(big),
+    );
+    assert.equal(pauses, 2);
+  });
+
   test('a body that disagrees with L1 is refused, naming how', () => {
     const cases: [Partial<CheckpointOnL1>, RegExp][] = [
       [{ headerHash: 1n }, /header does not hash/],
@@ -166,6 +188,29 @@ describe('checkpoint body size bound', () => {
         })),
       }),
     );
+
+  test('a body of any tx effects encodes to the same bytes in slices as at once', async () => {
+    const header = { ...emptyCheckpointHeader(), slotNumber: 9, timestamp: 77n };
+    const blockOf = (txEffects: TxEffect[], i: number): L2Block => ({
+      number: i + 1,
+      hash: 0n,
+      header: { ...emptyBlockHeader(), totalManaUsed: BigInt(i) },
+      archive: { root: BigInt(i + 5), nextAvailableLeafIndex: i + 2 },
+      body: { txEffects },
+      checkpointNumber: 4,
+      indexWithinCheckpoint: i,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(effectArb, { maxLength: 40 }), { minLength: 1, maxLength: 3 }),
+        async (blocks) => {
+          const b = { header, blocks: blocks.map(blockOf) };
+          assert.deepEqual(await encodeCheckpointBodyInSlices(b, async () => {}), encodeCheckpointBody(b));
+        },
+      ),
+      { numRuns: 25, seed: 11 },
+    );
+  });
 
   test('txEffectBodyBytesBound is at least the bytes the effect takes in the encoded body', () => {
     fc.assert(

@@ -7,11 +7,12 @@
 //              pool must drain at the chain's capacity;
 //   sustained: txs sent at the chain's measured capacity (txs per slot / slot seconds) for
 //              SUSTAINED_S seconds, each timed: the p99 send latency is the figure.
-// The node's resident memory is read (from /proc) before the flood and at its peak of pending
-// txs. Prints:
+// The node's resident memory is read (from /proc) before the flood, at its peak of pending txs
+// (all of it and its anonymous part, without LMDB's file pages) and once the pool has drained;
+// what a pending tx retains after a GC is bench/mempool-memory.bench.ts's figure. Prints:
 //   BENCH flood-send txs_per_s=<n> p50_ms=<n> p99_ms=<n> n=<n>
 //   BENCH flood-drain txs_per_s=<n> slots=<n> min_block=<n> max_block=<n> empty_slots=<n> n=<n>
-//   BENCH flood-memory rss_mb_per_1000_pending=<n> peak_pending=<n>
+//   BENCH flood-memory rss_mb_before=<n> rss_mb_at_peak=<n> rss_kb_per_pending_tx=<n> anon_kb_per_pending_tx=<n> rss_mb_drained=<n> peak_pending=<n>
 //   BENCH flood-sustained txs_per_s=<n> p50_ms=<n> p99_ms=<n> max_pending=<n> seconds=<n>
 //   npm run build && node --import tsx bench/flood.bench.ts
 // BENCH_FLOOD_TXS (20000), BENCH_FLOOD_IN_FLIGHT (32), BENCH_SUSTAINED_S (300) change the shape;
@@ -145,6 +146,7 @@ await benchOnNode('flood', node, async () => {
     await sleep(500);
   }
   const drainedMs = performance.now() - floodStarted;
+  const rssDrained = rssMb();
   await sleep(1500); // the watcher reads the last blocks
   const endBlock = await pub<number>('svc_getBlockNumber');
   const sizes = [...blocks.entries()].filter(([b]) => b > startBlock && b <= endBlock).map(([, n]) => n);
@@ -157,7 +159,7 @@ await benchOnNode('flood', node, async () => {
     `BENCH flood-drain txs_per_s=${Math.round(N / (drainedMs / 1000))} blocks=${sizes.length} slots=${slots} min_block=${Math.min(...full)} max_block=${Math.max(...sizes)} empty_slots=${Math.max(0, slots - sizes.length)} n=${N}`,
   );
   console.log(
-    `BENCH flood-memory rss_mb_before=${fmt(rssBefore, 0)} rss_mb_at_peak=${fmt(peakRss, 0)} rss_kb_per_pending_tx=${fmt(((peakRss - rssBefore) * 1024) / Math.max(1, peakPending), 1)} anon_kb_per_pending_tx=${fmt(((peakAnon - anonBefore) * 1024) / Math.max(1, peakPending), 1)} peak_pending=${peakPending}`,
+    `BENCH flood-memory rss_mb_before=${fmt(rssBefore, 0)} rss_mb_at_peak=${fmt(peakRss, 0)} rss_kb_per_pending_tx=${fmt(((peakRss - rssBefore) * 1024) / Math.max(1, peakPending), 1)} anon_kb_per_pending_tx=${fmt(((peakAnon - anonBefore) * 1024) / Math.max(1, peakPending), 1)} rss_mb_drained=${fmt(rssDrained, 0)} peak_pending=${peakPending}`,
   );
 
   // ---- sustained at capacity ---------------------------------------------------------------------

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every bench/*.bench.ts (or those whose name contains an argument) one after
-// the other. Each benchmark prints one machine-readable summary line per figure:
+// the other (with --expose-gc, for the memory figures). Each benchmark prints one machine-readable summary line per figure:
 //   BENCH <name> <metric>=<value> ...
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -14,7 +14,7 @@ const files = readdirSync('bench')
 let failed = 0;
 for (const file of files) {
   console.error(`# ${file}`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join('bench', file)], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join('bench', file)], { stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
 process.exit(failed === 0 ? 0 : 1);

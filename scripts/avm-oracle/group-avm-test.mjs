@@ -1,0 +1,1 @@
+export async function avmTestGroup() { throw new Error('todo'); }

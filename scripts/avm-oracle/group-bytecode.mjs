@@ -1,0 +1,1 @@
+export async function bytecodeGroup() { throw new Error('todo'); }

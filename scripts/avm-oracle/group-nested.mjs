@@ -1,0 +1,1 @@
+export async function nestedGroup() { throw new Error('todo'); }

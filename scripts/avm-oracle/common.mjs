@@ -59,14 +59,15 @@ export function newWorld(R) {
   return world;
 }
 
-/** Human-readable arguments: addresses and fields as hex, integers as decimal strings. */
+/** Human-readable arguments: addresses and fields as minimal hex, integers as decimal strings. */
 export function display(v) {
   if (v === null || v === undefined) return v;
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
   if (Array.isArray(v)) return v.map(display);
   if (Buffer.isBuffer(v)) return `0x${v.toString('hex')}`;
-  if (typeof v.toBigInt === 'function' || typeof v.toField === 'function') return v.toString();
+  if (typeof v.toBigInt === 'function') return `0x${v.toBigInt().toString(16)}`;
+  if (typeof v.toField === 'function') return `0x${v.toField().toBigInt().toString(16)}`;
   if (typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, display(x)]));
   return String(v);
 }
@@ -107,11 +108,14 @@ export class VectorFile {
   async call(name, contractName, fn, args = [], opts = {}) {
     const abi = this.abiOf(contractName, fn);
     const calldata = await this.calldata(contractName, fn, args);
+    // Long argument lists are not repeated: the calldata holds them.
+    const shown = display(args);
+    const brief = JSON.stringify(shown).length > 400 ? `(${calldata.length - 1} argument fields: see call.calldata)` : shown;
     return this.push(name, contractName, calldata, {
       ...opts,
       isStaticCall: opts.isStaticCall ?? abi.isStatic ?? false,
       fn,
-      args: display(args),
+      args: brief,
     });
   }
 

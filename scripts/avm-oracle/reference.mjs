@@ -102,6 +102,10 @@ export async function loadReference(scratch) {
     imp('@aztec/stdlib/auth-witness'),
     imp('@aztec/protocol-contracts'),
   ]);
+  const [poseidon, pedersen] = await Promise.all([
+    imp('@aztec/foundation/crypto/poseidon'),
+    imp('@aztec/foundation/crypto/pedersen'),
+  ]);
   const canonical = {
     AuthRegistry: (await imp('@aztec/protocol-contracts/auth-registry')).getCanonicalAuthRegistry,
     FeeJuice: (await imp('@aztec/protocol-contracts/fee-juice')).getCanonicalFeeJuice,
@@ -127,5 +131,7 @@ export async function loadReference(scratch) {
     authWitness,
     ProtocolContractAddress: pc.ProtocolContractAddress,
     canonical,
+    poseidon,
+    pedersen,
   };
 }

@@ -128,14 +128,23 @@ export class World {
   }
 
   /** Registers a contract from a loaded artifact with its real class id and address. */
-  async deployArtifact(name, artifactRef, artifact, { constructorArgs = [], salt, deployer, deployed = true }) {
+  async deployArtifact(name, artifactRef, artifact, { constructorArgs = [], salt, deployer, deployed = true, classIdOverride }) {
     const R = this.R;
-    const contractClass = await R.contract.getContractClassFromArtifact(artifact);
-    const instance = await R.contract.getContractInstanceFromInstantiationParams(artifact, {
+    this.classCache ??= new Map();
+    if (!this.classCache.has(artifact)) this.classCache.set(artifact, await R.contract.getContractClassFromArtifact(artifact));
+    let contractClass = this.classCache.get(artifact);
+    let instance = await R.contract.getContractInstanceFromInstantiationParams(artifact, {
       constructorArgs,
       salt,
       deployer,
     });
+    if (classIdOverride !== undefined) {
+      contractClass = { ...contractClass, id: classIdOverride };
+      const { address: _ignored, ...partial } = instance;
+      partial.currentContractClassId = classIdOverride;
+      partial.originalContractClassId = classIdOverride;
+      instance = { ...partial, address: await R.contract.computeContractAddressFromInstance(partial) };
+    }
     await this.dataSource.addNewContract(artifact, contractClass, instance);
     const record = {
       name,
@@ -148,6 +157,7 @@ export class World {
       publicKeys: 'default',
       deployed,
     };
+    if (classIdOverride !== undefined) record.classIdIsSynthetic = true;
     if (deployed) record.deploymentNullifier = (await this.insertDeploymentNullifier(instance.address)).toString();
     return this.addRecord(record, { artifact, instance, contractClass });
   }

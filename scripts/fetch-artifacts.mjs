@@ -51,7 +51,11 @@ export const ARTIFACT_PACKAGES = {
   '@aztec/protocol-contracts@4.1.2': {
     integrity:
       'sha512-q88cgeY/UccF7gEnz+6Nj/7kNEc+0V8VR+w48QXdgQEVjlWDtBKIzH/DCQ/JGYJFCDQOw8wTuRHGaA40/57iSg==',
-    files: ['artifacts/AuthRegistry.json', 'artifacts/FeeJuice.json', 'artifacts/ContractInstanceRegistry.json'],
+    files: [
+      'artifacts/AuthRegistry.json',
+      'artifacts/FeeJuice.json',
+      'artifacts/ContractInstanceRegistry.json',
+    ],
   },
 };
 
@@ -109,7 +113,15 @@ export function isCached(spec, entry, cacheDir = DEFAULT_CACHE_DIR) {
 async function fetchPackage(spec, entry, cacheDir, { registry, retries, log }) {
   const tmp = mkdtempSync(join(tmpdir(), 'cairn-artifacts-'));
   try {
-    const args = ['pack', spec, '--pack-destination', tmp, '--json', `--fetch-retries=${retries}`, '--loglevel=error'];
+    const args = [
+      'pack',
+      spec,
+      '--pack-destination',
+      tmp,
+      '--json',
+      `--fetch-retries=${retries}`,
+      '--loglevel=error',
+    ];
     if (registry) args.push(`--registry=${registry}`);
     log(`fetching ${spec} with npm pack ...`);
     let packed;
@@ -144,9 +156,12 @@ async function fetchPackage(spec, entry, cacheDir, { registry, retries, log }) {
         maxBuffer: 16 * 1024 * 1024,
       });
     } catch (err) {
-      throw new ArtifactFetchError(`could not extract ${entry.files.join(', ')} from ${spec}: ${err.message}`, {
-        cause: err,
-      });
+      throw new ArtifactFetchError(
+        `could not extract ${entry.files.join(', ')} from ${spec}: ${err.message}`,
+        {
+          cause: err,
+        },
+      );
     }
     const dir = packageDir(spec, cacheDir);
     for (const f of entry.files) {
@@ -177,7 +192,11 @@ export async function ensureArtifacts(options = {}) {
   const result = {};
   for (const [spec, entry] of Object.entries(packages)) {
     if (options.force || !isCached(spec, entry, cacheDir)) {
-      await fetchPackage(spec, entry, cacheDir, { registry: options.registry, retries: options.retries ?? 1, log });
+      await fetchPackage(spec, entry, cacheDir, {
+        registry: options.registry,
+        retries: options.retries ?? 1,
+        log,
+      });
     }
     const files = {};
     for (const f of entry.files) files[f] = artifactPath(spec, f, cacheDir);

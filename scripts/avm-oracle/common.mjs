@@ -110,7 +110,10 @@ export class VectorFile {
     const calldata = await this.calldata(contractName, fn, args);
     // Long argument lists are not repeated: the calldata holds them.
     const shown = display(args);
-    const brief = JSON.stringify(shown).length > 400 ? `(${calldata.length - 1} argument fields: see call.calldata)` : shown;
+    const brief =
+      JSON.stringify(shown).length > 400
+        ? `(${calldata.length - 1} argument fields: see call.calldata)`
+        : shown;
     return this.push(name, contractName, calldata, {
       ...opts,
       isStaticCall: opts.isStaticCall ?? abi.isStatic ?? false,
@@ -176,4 +179,3 @@ export function check(cond, message) {
 export function ref([pkg, file]) {
   return { package: pkg, file };
 }
-

@@ -13,7 +13,11 @@ import { GROUPS } from './groups.mjs';
 import { loadReference, PINNED_VERSION } from './reference.mjs';
 
 function parseArgs(argv) {
-  const opts = { scratch: process.env.AVM_ORACLE_SCRATCH, only: null, out: join(REPO_ROOT, 'test', 'avm', 'vectors') };
+  const opts = {
+    scratch: process.env.AVM_ORACLE_SCRATCH,
+    only: null,
+    out: join(REPO_ROOT, 'test', 'avm', 'vectors'),
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--scratch') opts.scratch = argv[++i];
@@ -21,7 +25,8 @@ function parseArgs(argv) {
     else if (a === '--out') opts.out = resolve(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
-  if (!opts.scratch) throw new Error('pass --scratch <folder> (or set AVM_ORACLE_SCRATCH): see scripts/avm-oracle/README.md');
+  if (!opts.scratch)
+    throw new Error('pass --scratch <folder> (or set AVM_ORACLE_SCRATCH): see scripts/avm-oracle/README.md');
   opts.scratch = resolve(opts.scratch);
   return opts;
 }

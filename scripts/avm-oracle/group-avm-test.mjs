@@ -12,8 +12,14 @@ export async function avmTestGroup(ctx) {
   const user = R.AztecAddress.fromBigInt(0x5e4de4n);
   const deployer = R.AztecAddress.fromBigInt(0xde9107e4n);
   const artifact = ctx.loadArtifact(...FILES.AvmTest);
-  const avm = await world.deployArtifact('AvmTest', ref(FILES.AvmTest), artifact, { salt: new R.Fr(1), deployer });
-  const avm2 = await world.deployArtifact('AvmTest#2', ref(FILES.AvmTest), artifact, { salt: new R.Fr(2), deployer });
+  const avm = await world.deployArtifact('AvmTest', ref(FILES.AvmTest), artifact, {
+    salt: new R.Fr(1),
+    deployer,
+  });
+  const avm2 = await world.deployArtifact('AvmTest#2', ref(FILES.AvmTest), artifact, {
+    salt: new R.Fr(2),
+    deployer,
+  });
   await world.deployArtifact('AvmTest#3', ref(FILES.AvmTest), artifact, { salt: new R.Fr(3), deployer });
   for (const name of ['AuthRegistry', 'FeeJuice', 'ContractInstanceRegistry']) {
     await world.deployCanonical(name, ref(FILES[name]), ctx.loadArtifact(...FILES[name]));
@@ -55,7 +61,10 @@ export async function avmTestGroup(ctx) {
   };
   const eq = (s, values) => {
     const want = values.map((v) => `0x${BigInt(v).toString(16)}`);
-    check(JSON.stringify(s.expect.output) === JSON.stringify(want), `${s.step.name}: want ${want}, got ${s.expect.output}`);
+    check(
+      JSON.stringify(s.expect.output) === JSON.stringify(want),
+      `${s.step.name}: want ${want}, got ${s.expect.output}`,
+    );
     return s;
   };
 
@@ -77,20 +86,24 @@ export async function avmTestGroup(ctx) {
   eq(await call('add_args_return(p-1, 2) = 1 (mod p)', 'add_args_return', [P - 1n, 2n]), [1]);
   eq(await call('set_opcode_u8() = 8', 'set_opcode_u8'), [8]);
   eq(await call('set_opcode_u8_view() = 8 (static)', 'set_opcode_u8_view'), [8]);
-  bad(await call('set_opcode_u8_view() called non-statically', 'set_opcode_u8_view', [], { isStaticCall: false }));
+  bad(
+    await call('set_opcode_u8_view() called non-statically', 'set_opcode_u8_view', [], {
+      isStaticCall: false,
+    }),
+  );
   eq(await call('set_opcode_u32() = 2^30', 'set_opcode_u32'), [1n << 30n]);
   eq(await call('set_opcode_u64() = 2^60', 'set_opcode_u64'), [1n << 60n]);
-  eq(await call('set_opcode_small_field()', 'set_opcode_small_field'), [0x001234567890abcdef1234567890abcdefn]);
+  eq(await call('set_opcode_small_field()', 'set_opcode_small_field'), [
+    0x001234567890abcdef1234567890abcdefn,
+  ]);
   eq(await call('set_opcode_big_field()', 'set_opcode_big_field'), [0x991234567890abcdef1234567890abcdefn]);
-  eq(
-    await call('set_opcode_really_big_field()', 'set_opcode_really_big_field'),
-    [0x1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdefn],
-  );
+  eq(await call('set_opcode_really_big_field()', 'set_opcode_really_big_field'), [
+    0x1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdefn,
+  ]);
   eq(await call('add_u128(2^64 + 1, 3)', 'add_u128', [(1n << 64n) + 1n, 3n]), [(1n << 64n) + 4n]);
-  eq(
-    await call('add_u128(2^127, 2^127 - 1) = 2^128 - 1', 'add_u128', [1n << 127n, (1n << 127n) - 1n]),
-    [(1n << 128n) - 1n],
-  );
+  eq(await call('add_u128(2^127, 2^127 - 1) = 2^128 - 1', 'add_u128', [1n << 127n, (1n << 127n) - 1n]), [
+    (1n << 128n) - 1n,
+  ]);
   bad(await call('add_u128(2^127, 2^127): overflow', 'add_u128', [1n << 127n, 1n << 127n]));
   bad(await call('u128_addition_overflow()', 'u128_addition_overflow'));
   eq(await call('modulo2(5) = 1', 'modulo2', [5n]), [1]);
@@ -114,10 +127,18 @@ export async function avmTestGroup(ctx) {
   const g = { x: GRUMPKIN_G.x, y: GRUMPKIN_G.y, is_infinite: false };
   const three = ok(await call('elliptic_curve_add_and_double() = 3G', 'elliptic_curve_add_and_double'));
   const [x3, y3] = three.expect.output.map((h) => BigInt(h));
-  ok(await call('elliptic_curve_add(G, 3G) = 4G', 'elliptic_curve_add', [g, { x: x3, y: y3, is_infinite: false }]));
+  ok(
+    await call('elliptic_curve_add(G, 3G) = 4G', 'elliptic_curve_add', [
+      g,
+      { x: x3, y: y3, is_infinite: false },
+    ]),
+  );
   ok(await call('elliptic_curve_add(G, G) = 2G', 'elliptic_curve_add', [g, g]));
   const inf = ok(
-    await call('elliptic_curve_add(G, -G) = infinity', 'elliptic_curve_add', [g, { x: g.x, y: P - g.y, is_infinite: false }]),
+    await call('elliptic_curve_add(G, -G) = infinity', 'elliptic_curve_add', [
+      g,
+      { x: g.x, y: P - g.y, is_infinite: false },
+    ]),
   );
   check(inf.expect.output[2] === '0x1', 'G + -G is the point at infinity');
   await call('elliptic_curve_add(G, (1, 2)): second point not on the curve', 'elliptic_curve_add', [
@@ -144,7 +165,12 @@ export async function avmTestGroup(ctx) {
 
   // Calldata and return data
   ok(await call('assert_calldata_copy([1, 2, 3], true)', 'assert_calldata_copy', [[1n, 2n, 3n], true]));
-  bad(await call('assert_calldata_copy([1, 2, 3], false): reads the selector too', 'assert_calldata_copy', [[1n, 2n, 3n], false]));
+  bad(
+    await call('assert_calldata_copy([1, 2, 3], false): reads the selector too', 'assert_calldata_copy', [
+      [1n, 2n, 3n],
+      false,
+    ]),
+  );
   const big = Array.from({ length: 300 }, (_, i) => BigInt(i + 1));
   ok(await call('assert_calldata_copy_large(1..300, true)', 'assert_calldata_copy_large', [big, true]));
   eq(await call('fn_w_large_calldata(1..300) = 5', 'fn_w_large_calldata', [big]), [5]);
@@ -167,48 +193,147 @@ export async function avmTestGroup(ctx) {
   // Nested calls
   eq(await call('nested_call_to_add(1, 2) = 3', 'nested_call_to_add', [1n, 2n]), [3]);
   eq(await call('nested_static_call_to_add(1, 2) = 3', 'nested_static_call_to_add', [1n, 2n]), [3]);
-  eq(await call('nested_call_to_add_with_gas(1, 2, 100000, 100000) = 3', 'nested_call_to_add_with_gas', [1n, 2n, 100_000n, 100_000n]), [3]);
-  bad(await call('nested_call_to_add_with_gas(1, 2, 300, 0): nested call runs out of gas', 'nested_call_to_add_with_gas', [1n, 2n, 300n, 0n]));
-  bad(await call('nested_static_call_to_set_storage(): SSTORE in a static call', 'nested_static_call_to_set_storage'));
+  eq(
+    await call('nested_call_to_add_with_gas(1, 2, 100000, 100000) = 3', 'nested_call_to_add_with_gas', [
+      1n,
+      2n,
+      100_000n,
+      100_000n,
+    ]),
+    [3],
+  );
+  bad(
+    await call(
+      'nested_call_to_add_with_gas(1, 2, 300, 0): nested call runs out of gas',
+      'nested_call_to_add_with_gas',
+      [1n, 2n, 300n, 0n],
+    ),
+  );
+  bad(
+    await call(
+      'nested_static_call_to_set_storage(): SSTORE in a static call',
+      'nested_static_call_to_set_storage',
+    ),
+  );
   bad(await call('nested_call_to_nothing(): no contract at 42', 'nested_call_to_nothing'));
   ok(await call('nested_call_to_nothing_recovers()', 'nested_call_to_nothing_recovers'));
   const noAddrs = Array(23).fill(R.AztecAddress.ZERO);
   ok(
-    await call('nested_call_to_add_n_times_different_addresses([AvmTest#2, AvmTest#3, 0...])', 'nested_call_to_add_n_times_different_addresses', [
-      [avm2.address, world.contract('AvmTest#3').address, ...noAddrs.slice(2)],
-    ]),
+    await call(
+      'nested_call_to_add_n_times_different_addresses([AvmTest#2, AvmTest#3, 0...])',
+      'nested_call_to_add_n_times_different_addresses',
+      [[avm2.address, world.contract('AvmTest#3').address, ...noAddrs.slice(2)]],
+    ),
   );
   ok(
-    await call('nested_call_to_add_n_times_different_addresses(20 other classes): 21 distinct classes, the limit', 'nested_call_to_add_n_times_different_addresses', [
-      [...classTwins.slice(0, 20), ...noAddrs.slice(20)],
-    ], { note: 'AvmTest@classN reuse AvmTest bytecode under made-up class ids (classIdIsSynthetic)' }),
+    await call(
+      'nested_call_to_add_n_times_different_addresses(20 other classes): 21 distinct classes, the limit',
+      'nested_call_to_add_n_times_different_addresses',
+      [[...classTwins.slice(0, 20), ...noAddrs.slice(20)]],
+      { note: 'AvmTest@classN reuse AvmTest bytecode under made-up class ids (classIdIsSynthetic)' },
+    ),
   );
   bad(
-    await call('nested_call_to_add_n_times_different_addresses(21 other classes): 22nd distinct class fails', 'nested_call_to_add_n_times_different_addresses', [
-      [...classTwins, ...noAddrs.slice(21)],
-    ], { note: 'the 22nd distinct class id cannot be fetched: that nested call fails like a call to a missing contract' }),
+    await call(
+      'nested_call_to_add_n_times_different_addresses(21 other classes): 22nd distinct class fails',
+      'nested_call_to_add_n_times_different_addresses',
+      [[...classTwins, ...noAddrs.slice(21)]],
+      {
+        note: 'the 22nd distinct class id cannot be fetched: that nested call fails like a call to a missing contract',
+      },
+    ),
   );
-  bad(await call('create_same_nullifier_in_nested_call(AvmTest, 0x600): collision in the nested call', 'create_same_nullifier_in_nested_call', [avm.address, 0x600n]));
-  ok(await call('create_same_nullifier_in_nested_call(AvmTest#2, 0x600): siloed differently', 'create_same_nullifier_in_nested_call', [avm2.address, 0x600n]));
-  ok(await call('create_different_nullifier_in_nested_call(AvmTest, 0x700)', 'create_different_nullifier_in_nested_call', [avm.address, 0x700n]));
+  bad(
+    await call(
+      'create_same_nullifier_in_nested_call(AvmTest, 0x600): collision in the nested call',
+      'create_same_nullifier_in_nested_call',
+      [avm.address, 0x600n],
+    ),
+  );
+  ok(
+    await call(
+      'create_same_nullifier_in_nested_call(AvmTest#2, 0x600): siloed differently',
+      'create_same_nullifier_in_nested_call',
+      [avm2.address, 0x600n],
+    ),
+  );
+  ok(
+    await call(
+      'create_different_nullifier_in_nested_call(AvmTest, 0x700)',
+      'create_different_nullifier_in_nested_call',
+      [avm.address, 0x700n],
+    ),
+  );
 
   // Contract instances
   ok(await call('test_get_contract_instance(InstanceOnly)', 'test_get_contract_instance', [fixed.address]));
-  bad(await call('test_get_contract_instance(0x1234567): no such contract', 'test_get_contract_instance', [R.AztecAddress.fromBigInt(0x1234567n)]));
-  const inst = [avm.address, deployer, world.contract('AvmTest').record.classId, world.contract('AvmTest').record.initializationHash].map((v) => (typeof v === 'string' ? R.Fr.fromString(v) : v));
-  ok(await call('test_get_contract_instance_matches(AvmTest, its deployer, class, init hash)', 'test_get_contract_instance_matches', inst));
-  bad(await call('test_get_contract_instance_matches(AvmTest, wrong deployer)', 'test_get_contract_instance_matches', [inst[0], user, inst[2], inst[3]]));
+  bad(
+    await call('test_get_contract_instance(0x1234567): no such contract', 'test_get_contract_instance', [
+      R.AztecAddress.fromBigInt(0x1234567n),
+    ]),
+  );
+  const inst = [
+    avm.address,
+    deployer,
+    world.contract('AvmTest').record.classId,
+    world.contract('AvmTest').record.initializationHash,
+  ].map((v) => (typeof v === 'string' ? R.Fr.fromString(v) : v));
+  ok(
+    await call(
+      'test_get_contract_instance_matches(AvmTest, its deployer, class, init hash)',
+      'test_get_contract_instance_matches',
+      inst,
+    ),
+  );
+  bad(
+    await call(
+      'test_get_contract_instance_matches(AvmTest, wrong deployer)',
+      'test_get_contract_instance_matches',
+      [inst[0], user, inst[2], inst[3]],
+    ),
+  );
   ok(await call('call_fee_juice(): static call to FeeJuice.balance_of_public at 5', 'call_fee_juice'));
-  ok(await call('call_auth_registry(): static call to AuthRegistry.is_reject_all at 1', 'call_auth_registry'));
-  ok(await call('call_instance_registry(): static call to ContractInstanceRegistry.get_update_delay at 2', 'call_instance_registry'));
+  ok(
+    await call('call_auth_registry(): static call to AuthRegistry.is_reject_all at 1', 'call_auth_registry'),
+  );
+  ok(
+    await call(
+      'call_instance_registry(): static call to ContractInstanceRegistry.get_update_delay at 2',
+      'call_instance_registry',
+    ),
+  );
 
   // Side effects
   const nh = ok(await call('new_note_hash(0x1234)', 'new_note_hash', [0x1234n]));
   const unique = nh.expect.noteHashes[0];
-  eq(await call('note_hash_exists(the unique note hash just emitted, leaf 2) = true', 'note_hash_exists', [BigInt(unique), 2n]), [1]);
-  eq(await call('note_hash_exists(0x1234, 2) = false (the tree holds the unique hash)', 'note_hash_exists', [0x1234n, 2n]), [0]);
-  eq(await call('note_hash_exists(seeded, leaf 1) = true', 'note_hash_exists', [seededNoteHash.toBigInt(), 1n]), [1]);
-  eq(await call('note_hash_exists(seeded, leaf 0) = false', 'note_hash_exists', [seededNoteHash.toBigInt(), 0n]), [0]);
+  eq(
+    await call('note_hash_exists(the unique note hash just emitted, leaf 2) = true', 'note_hash_exists', [
+      BigInt(unique),
+      2n,
+    ]),
+    [1],
+  );
+  eq(
+    await call('note_hash_exists(0x1234, 2) = false (the tree holds the unique hash)', 'note_hash_exists', [
+      0x1234n,
+      2n,
+    ]),
+    [0],
+  );
+  eq(
+    await call('note_hash_exists(seeded, leaf 1) = true', 'note_hash_exists', [
+      seededNoteHash.toBigInt(),
+      1n,
+    ]),
+    [1],
+  );
+  eq(
+    await call('note_hash_exists(seeded, leaf 0) = false', 'note_hash_exists', [
+      seededNoteHash.toBigInt(),
+      0n,
+    ]),
+    [0],
+  );
   ok(await call('new_nullifier(0x77)', 'new_nullifier', [0x77n]));
   eq(await call('nullifier_exists(0x77) = true', 'nullifier_exists', [0x77n]), [1]);
   eq(await call('nullifier_exists(0x78) = false', 'nullifier_exists', [0x78n]), [0]);
@@ -216,13 +341,27 @@ export async function avmTestGroup(ctx) {
   bad(await call('assert_nullifier_exists(0x99)', 'assert_nullifier_exists', [0x99n]));
   bad(await call('new_nullifier(0x77) again: collision with the tree', 'new_nullifier', [0x77n]));
   ok(await call('emit_nullifier_and_check(0x88)', 'emit_nullifier_and_check', [0x88n]));
-  bad(await call('nullifier_collision(0x55): same nullifier twice in one call', 'nullifier_collision', [0x55n]));
+  bad(
+    await call('nullifier_collision(0x55): same nullifier twice in one call', 'nullifier_collision', [0x55n]),
+  );
   eq(await call('nullifier_exists(0x55) = false (the collision reverted)', 'nullifier_exists', [0x55n]), [0]);
   eq(await call('l1_to_l2_msg_exists(seeded, 3) = true', 'l1_to_l2_msg_exists', [l1Msg.toBigInt(), 3n]), [1]);
-  eq(await call('l1_to_l2_msg_exists(seeded, 4) = false', 'l1_to_l2_msg_exists', [l1Msg.toBigInt(), 4n]), [0]);
-  ok(await call('send_l2_to_l1_msg(0xdead..., 0x42)', 'send_l2_to_l1_msg', [0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeefn, 0x42n]));
+  eq(
+    await call('l1_to_l2_msg_exists(seeded, 4) = false', 'l1_to_l2_msg_exists', [l1Msg.toBigInt(), 4n]),
+    [0],
+  );
+  ok(
+    await call('send_l2_to_l1_msg(0xdead..., 0x42)', 'send_l2_to_l1_msg', [
+      0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeefn,
+      0x42n,
+    ]),
+  );
   ok(await call('raw_l2_to_l1_msg(0x1234, 0x43)', 'raw_l2_to_l1_msg', [0x1234n, 0x43n]));
-  await call('raw_l2_to_l1_msg(2^160 + 1, 0x44): recipient wider than an Ethereum address', 'raw_l2_to_l1_msg', [(1n << 160n) + 1n, 0x44n]);
+  await call(
+    'raw_l2_to_l1_msg(2^160 + 1, 0x44): recipient wider than an Ethereum address',
+    'raw_l2_to_l1_msg',
+    [(1n << 160n) + 1n, 0x44n],
+  );
   ok(await call('emit_public_log()', 'emit_public_log'));
   ok(await call('n_storage_writes(5)', 'n_storage_writes', [5n]));
   ok(await call('n_storage_writes(63): the most distinct slots a tx may write', 'n_storage_writes', [63n]));
@@ -238,29 +377,43 @@ export async function avmTestGroup(ctx) {
   // (n_new_public_logs(1365), the largest that fits, is left out: its 1,365 logs would make the
   // file ten times bigger. The instruction count of the 1366 case pins where the limit hits.)
   bad(
-    await call('n_new_public_logs(1366): 1366 logs of 1 field + 2 header fields = 4098 > 4096', 'n_new_public_logs', [1366n]),
+    await call(
+      'n_new_public_logs(1366): 1366 logs of 1 field + 2 header fields = 4098 > 4096',
+      'n_new_public_logs',
+      [1366n],
+    ),
   );
   // Two calls in one tx: the side-effect limits are per tx, not per call.
   ok(await call('tx with two calls (1/2): n_new_note_hashes(40)', 'n_new_note_hashes', [40n]));
-  bad(await call('tx with two calls (2/2): n_new_note_hashes(40), 80 in the tx', 'n_new_note_hashes', [40n], { sameTx: true }));
+  bad(
+    await call('tx with two calls (2/2): n_new_note_hashes(40), 80 in the tx', 'n_new_note_hashes', [40n], {
+      sameTx: true,
+    }),
+  );
   const fields = (from) => Array.from({ length: 10 }, (_, i) => BigInt(from + i));
-  ok(await call('bulk_testing(1001..1010, 1..10, AvmTest, ...)', 'bulk_testing', [
-    fields(1001),
-    big.slice(0, 10),
-    ...inst,
-    false,
-  ]));
-  ok(await call('bulk_testing(2001..2010, ..., skip_strictly_limited_side_effects = true)', 'bulk_testing', [
-    fields(2001),
-    big.slice(0, 10),
-    ...inst,
-    true,
-  ]));
+  ok(
+    await call('bulk_testing(1001..1010, 1..10, AvmTest, ...)', 'bulk_testing', [
+      fields(1001),
+      big.slice(0, 10),
+      ...inst,
+      false,
+    ]),
+  );
+  ok(
+    await call('bulk_testing(2001..2010, ..., skip_strictly_limited_side_effects = true)', 'bulk_testing', [
+      fields(2001),
+      big.slice(0, 10),
+      ...inst,
+      true,
+    ]),
+  );
 
   // Coverage: every public function of AvmTest is called at least once.
   const publicFns = artifact.nonDispatchPublicFunctions.map((fn) => fn.name).sort();
   const called = new Set(f.steps.filter((s) => s.contract === 'AvmTest').map((s) => s.function));
-  const leftOut = publicFns.filter((fn) => !called.has(fn)).map((fn) => ({ function: fn, reason: 'not called' }));
+  const leftOut = publicFns
+    .filter((fn) => !called.has(fn))
+    .map((fn) => ({ function: fn, reason: 'not called' }));
   check(leftOut.length === 0, `AvmTest functions not called: ${leftOut.map((l) => l.function)}`);
   return f.doc({
     group: 'avm-test',

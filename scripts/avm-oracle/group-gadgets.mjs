@@ -39,7 +39,10 @@ export async function gadgetsGroup(ctx) {
     const s = await call(`${fn}(bytes ${n})`, fn, [data.map(BigInt)]);
     same(s, asHexList(keccak_256(Uint8Array.from(data))), '@noble/hashes keccak_256');
   }
-  const lanes = Array.from({ length: 25 }, (_, i) => (BigInt(i + 1) * 0x0123456789abcdefn) & 0xffffffffffffffffn);
+  const lanes = Array.from(
+    { length: 25 },
+    (_, i) => (BigInt(i + 1) * 0x0123456789abcdefn) & 0xffffffffffffffffn,
+  );
   const kf = await call('keccak_f1600(25 lanes)', 'keccak_f1600', [lanes]);
   check(!kf.expect.reverted && kf.expect.output.length === 25, 'keccak_f1600');
   const zeroF = await call('keccak_f1600(all zero)', 'keccak_f1600', [Array(25).fill(0n)]);

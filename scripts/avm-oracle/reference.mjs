@@ -55,8 +55,11 @@ export async function loadReference(scratch) {
     );
   }
   for (const name of ['simulator', 'stdlib', 'foundation', 'bb.js', 'protocol-contracts']) {
-    const v = JSON.parse(readFileSync(join(scratch, 'node_modules', '@aztec', name, 'package.json'), 'utf8')).version;
-    if (v !== PINNED_VERSION) throw new Error(`@aztec/${name} is ${v} in ${scratch}, expected ${PINNED_VERSION}`);
+    const v = JSON.parse(
+      readFileSync(join(scratch, 'node_modules', '@aztec', name, 'package.json'), 'utf8'),
+    ).version;
+    if (v !== PINNED_VERSION)
+      throw new Error(`@aztec/${name} is ${v} in ${scratch}, expected ${PINNED_VERSION}`);
   }
   const imp = (spec) => import(pathToFileURL(resolveIn(scratch, spec)).href);
 

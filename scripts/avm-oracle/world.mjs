@@ -128,10 +128,16 @@ export class World {
   }
 
   /** Registers a contract from a loaded artifact with its real class id and address. */
-  async deployArtifact(name, artifactRef, artifact, { constructorArgs = [], salt, deployer, deployed = true, classIdOverride }) {
+  async deployArtifact(
+    name,
+    artifactRef,
+    artifact,
+    { constructorArgs = [], salt, deployer, deployed = true, classIdOverride },
+  ) {
     const R = this.R;
     this.classCache ??= new Map();
-    if (!this.classCache.has(artifact)) this.classCache.set(artifact, await R.contract.getContractClassFromArtifact(artifact));
+    if (!this.classCache.has(artifact))
+      this.classCache.set(artifact, await R.contract.getContractClassFromArtifact(artifact));
     let contractClass = this.classCache.get(artifact);
     let instance = await R.contract.getContractInstanceFromInstantiationParams(artifact, {
       constructorArgs,
@@ -158,7 +164,8 @@ export class World {
       deployed,
     };
     if (classIdOverride !== undefined) record.classIdIsSynthetic = true;
-    if (deployed) record.deploymentNullifier = (await this.insertDeploymentNullifier(instance.address)).toString();
+    if (deployed)
+      record.deploymentNullifier = (await this.insertDeploymentNullifier(instance.address)).toString();
     return this.addRecord(record, { artifact, instance, contractClass });
   }
 
@@ -183,7 +190,11 @@ export class World {
       canonical: true,
       deployed: false,
     };
-    return this.addRecord(record, { artifact: cachedArtifact, instance: pc.instance, contractClass: pc.contractClass });
+    return this.addRecord(record, {
+      artifact: cachedArtifact,
+      instance: pc.instance,
+      contractClass: pc.contractClass,
+    });
   }
 
   /**
@@ -191,9 +202,18 @@ export class World {
    * functions, the bytecode), address from (salt, deployer, init hash 0, default keys).
    * `classIdOverride` registers the same bytecode under a made-up class id instead.
    */
-  async deployBytecode(name, bytecode, { salt, deployer, deployed = true, classIdOverride, initializationHash }) {
+  async deployBytecode(
+    name,
+    bytecode,
+    { salt, deployer, deployed = true, classIdOverride, initializationHash },
+  ) {
     const R = this.R;
-    const base = { version: 1, artifactHash: R.Fr.ZERO, privateFunctions: [], packedBytecode: Buffer.from(bytecode) };
+    const base = {
+      version: 1,
+      artifactHash: R.Fr.ZERO,
+      privateFunctions: [],
+      packedBytecode: Buffer.from(bytecode),
+    };
     const computed = await R.contract.computeContractClassIdWithPreimage(base);
     const contractClass = { ...base, ...computed };
     if (classIdOverride !== undefined) contractClass.id = classIdOverride;
@@ -221,7 +241,8 @@ export class World {
       deployed,
     };
     if (classIdOverride !== undefined) record.classIdIsSynthetic = true;
-    if (deployed) record.deploymentNullifier = (await this.insertDeploymentNullifier(instance.address)).toString();
+    if (deployed)
+      record.deploymentNullifier = (await this.insertDeploymentNullifier(instance.address)).toString();
     return this.addRecord(record, { artifact, instance, contractClass });
   }
 
@@ -272,7 +293,12 @@ export class World {
     const c = this.contract(contractName);
     const leafSlot = await this.trees.leafSlot(c.address, slot);
     this.trees.storage.set(leafSlot, value);
-    this.preState.storage.push({ contract: c.record.name, slot: hex(slot), leafSlot: hex(leafSlot), value: hex(value) });
+    this.preState.storage.push({
+      contract: c.record.name,
+      slot: hex(slot),
+      leafSlot: hex(leafSlot),
+      value: hex(value),
+    });
   }
 
   async seedNullifier(siloed, note) {

@@ -48,6 +48,8 @@ export async function avmTestGroup(ctx) {
   world.seedNoteHash(seededNoteHash);
   const l1Msg = new R.Fr(0x11a1n);
   world.seedL1ToL2(3, l1Msg);
+  // Storage written directly: AvmTest#3's `single` (slot 1).
+  await world.seedStorage('AvmTest#3', new R.Fr(1), new R.Fr(0x5eed));
 
   const o = { sender: user, transactionFee: new R.Fr(0x1234) };
   const call = (name, fn, args = [], more = {}) => f.call(name, 'AvmTest', fn, args, { ...o, ...more });
@@ -69,6 +71,8 @@ export async function avmTestGroup(ctx) {
   };
 
   // Storage
+  const seeded = await f.call('AvmTest#3.read_storage_single() = 0x5eed (pre-state)', 'AvmTest#3', 'read_storage_single', [], o);
+  eq(seeded, [0x5eed]);
   ok(await call('set_storage_single(42)', 'set_storage_single', [42n]));
   eq(await call('read_storage_single() = 42', 'read_storage_single'), [42]);
   ok(await call('read_assert_storage_single(42)', 'read_assert_storage_single', [42n]));

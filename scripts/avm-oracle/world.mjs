@@ -86,7 +86,7 @@ export class MemoryTrees {
   }
 }
 
-/** Memory tags, for the generator's own checks. */
+/** Default gas limits: the AVM processing maximum for L2, the per-checkpoint DA maximum for DA. */
 export const DEFAULT_GAS = { l2Gas: 6_000_000, daGas: 786_432 };
 
 export class World {
@@ -294,7 +294,7 @@ export class World {
     const leafSlot = await this.trees.leafSlot(c.address, slot);
     this.trees.storage.set(leafSlot, value);
     this.preState.storage.push({
-      contract: c.record.name,
+      contract: c.record.address,
       slot: hex(slot),
       leafSlot: hex(leafSlot),
       value: hex(value),

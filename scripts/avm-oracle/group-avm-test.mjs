@@ -71,7 +71,13 @@ export async function avmTestGroup(ctx) {
   };
 
   // Storage
-  const seeded = await f.call('AvmTest#3.read_storage_single() = 0x5eed (pre-state)', 'AvmTest#3', 'read_storage_single', [], o);
+  const seeded = await f.call(
+    'AvmTest#3.read_storage_single() = 0x5eed (pre-state)',
+    'AvmTest#3',
+    'read_storage_single',
+    [],
+    o,
+  );
   eq(seeded, [0x5eed]);
   ok(await call('set_storage_single(42)', 'set_storage_single', [42n]));
   eq(await call('read_storage_single() = 42', 'read_storage_single'), [42]);

@@ -163,19 +163,43 @@ export class Archiver implements ProposedBlocks {
     const deep = provenAt !== undefined && latest.number - provenAt >= BigInt(this.o.finalityDepth);
     if (deep && store.finalizedCheckpoint < store.provenCheckpoint) {
       // Final means for good: the proof's L1 block must survive a crash of node and L1 together.
-      if (await (this.o.ensureL1Durable?.(provenAt) ?? true)) {
+      if (this.o.ensureL1Durable === undefined || this.l1DurableUpTo(provenAt, this.o.ensureL1Durable)) {
         store.setFinalizedCheckpoint(store.provenCheckpoint);
         logger.info(`checkpoint ${store.provenCheckpoint} is final`);
-      } else {
-        logger.warn(
-          `checkpoint ${store.provenCheckpoint} is not final yet: the L1 could not save the block of its proof (${provenAt})`,
-        );
       }
     }
     return report;
   }
 
   /** The disagreement between the rollup and its events last reported (checkpoint numbers). */
+  /** The last request that L1 keep a block for good: it runs beside the passes, never inside one. */
+  private durability: { block: bigint; durable?: boolean } | undefined;
+
+  /**
+   * Whether L1 keeps block `block` for good. Saving the embedded L1 takes seconds once its history
+   * is long, so the answer is asked for and this pass goes on: a later pass sees it (and asks
+   * again after a failure).
+   */
+  private l1DurableUpTo(block: bigint, ensure: (l1Block: bigint) => Promise<boolean>): boolean {
+    const asked = this.durability;
+    if (asked?.block === block && asked.durable === true) return true;
+    if (asked?.block === block && asked.durable === undefined) return false;
+    const request: { block: bigint; durable?: boolean } = { block };
+    this.durability = request;
+    const done = (durable: boolean) => {
+      request.durable = durable;
+      if (!durable) {
+        this.o.logger.warn(
+          `checkpoint ${this.o.store.provenCheckpoint} is not final yet: the L1 could not save the block of its proof (${block})`,
+        );
+      }
+    };
+    Promise.resolve()
+      .then(() => ensure(block))
+      .then(done, () => done(false));
+    return false;
+  }
+
   private disagreement: string | undefined;
 
   /**

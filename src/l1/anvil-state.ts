@@ -238,6 +238,7 @@ export async function dumpAnvilState(rpcUrl: string, timeoutMs = 60_000): Promis
 }
 
 export interface SavedStateLogger {
+  debug?(message: string): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
@@ -388,7 +389,11 @@ export class SavedL1State {
     let problem = '';
     let block = -1n;
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
+      const started = Date.now();
       const dumped = await dumpAnvilState(rpcUrl);
+      this.logger.debug?.(
+        `dumped the embedded L1's state (${(dumped.length / 2 ** 20).toFixed(1)} MB) in ${Date.now() - started} ms`,
+      );
       const check = await checkAnvilStateOffThread(dumped);
       // The same block as the saved state is the same state: kept as it is (and the previous one with it).
       if (check.consistent && check.blockNumber === this.saved) return check.blockNumber;

@@ -34,6 +34,7 @@ import {
 import { artifacts } from './generated/artifacts.js';
 
 export interface L1Logger {
+  debug?(message: string): void;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;

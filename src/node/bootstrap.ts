@@ -98,6 +98,7 @@ export function connectL1(
   logger: Logger,
 ): Promise<L1Connection> {
   const log = {
+    debug: (m: string) => logger.debug(m),
     info: (m: string) => logger.info(m),
     warn: (m: string) => logger.warn(m),
     error: (m: string) => logger.error(m),

@@ -188,9 +188,10 @@ export class Archiver implements ProposedBlocks {
     this.durability = request;
     const done = (durable: boolean) => {
       request.durable = durable;
+      // Not saved yet: the L1 saves in its turn (and warns itself when a save fails).
       if (!durable) {
-        this.o.logger.warn(
-          `checkpoint ${this.o.store.provenCheckpoint} is not final yet: the L1 could not save the block of its proof (${block})`,
+        this.o.logger.debug(
+          `checkpoint ${this.o.store.provenCheckpoint} is not final yet: the L1 has not saved the block of its proof (${block})`,
         );
       }
     };

@@ -16,7 +16,9 @@
 // - At start, the newest consistent file is loaded; an inconsistent one is set aside (and said so
 //   at error level), so the L1 resumes from the newest consistent state.
 // - The archiver asks for a save before it calls a proof final (`ensureSaved`): what is final is
-//   in a saved state, so a crash of node and L1 together can not take it back.
+//   in a saved state, so a crash of node and L1 together can not take it back. Saving takes
+//   about 5% of the time at most, asked for or not: once a dump takes long (a long L1 history),
+//   an asked-for save waits its turn, and finality waits with it.
 import { existsSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -254,6 +256,10 @@ export function stateFiles(dir: string): { current: string; previous: string; te
 }
 
 const SAVE_ATTEMPTS = 5;
+/** Saves start at most once per this many times the last save's duration (about 5% of the time). */
+const SAVE_BUDGET_FACTOR = 20;
+/** A save shorter than this is made whenever asked for. */
+const CHEAP_SAVE_MS = 250;
 
 /**
  * The embedded L1's state on disk: picks the state to start from, and saves anvil's state when
@@ -269,10 +275,14 @@ export class SavedL1State {
   private failedAt: bigint | undefined;
   private timer: NodeJS.Timeout | undefined;
   private timerStopped = true;
+  /** When the last save ended and how long it took (ms): an asked-for save waits SAVE_BUDGET_FACTOR times as long. */
+  private lastSave = { endedAt: 0, tookMs: 0 };
 
   constructor(
     dir: string,
     private readonly logger: SavedStateLogger,
+    /** Below this duration (ms) a save is made whenever asked for (tests lower it). */
+    private readonly cheapSaveMs = CHEAP_SAVE_MS,
   ) {
     this.files = stateFiles(dir);
   }
@@ -343,9 +353,14 @@ export class SavedL1State {
     return run;
   }
 
-  /** Resolves true once the saved state holds L1 block `block`, saving anvil's state if it does not yet. */
+  /**
+   * Resolves true once the saved state holds L1 block `block`, saving anvil's state if it does not
+   * yet — at once while saves are cheap, else only when the save budget allows (false until then).
+   */
   async ensureSaved(rpcUrl: string, block: bigint): Promise<boolean> {
     if (this.saved !== undefined && this.saved >= block) return true;
+    const { endedAt, tookMs } = this.lastSave;
+    if (tookMs >= this.cheapSaveMs && Date.now() - endedAt < SAVE_BUDGET_FACTOR * tookMs) return false;
     try {
       await this.save(rpcUrl);
     } catch (err) {
@@ -370,7 +385,7 @@ export class SavedL1State {
         this.logger.warn(`could not save the embedded L1's state: ${(err as Error).message}`);
       }
       if (this.timerStopped) return;
-      this.timer = setTimeout(() => void tick(), Math.max(ms, 20 * (Date.now() - started)));
+      this.timer = setTimeout(() => void tick(), Math.max(ms, SAVE_BUDGET_FACTOR * (Date.now() - started)));
       this.timer.unref();
     };
     this.timer = setTimeout(() => void tick(), ms);
@@ -386,6 +401,15 @@ export class SavedL1State {
   }
 
   private async saveNow(rpcUrl: string): Promise<bigint | undefined> {
+    const started = Date.now();
+    try {
+      return await this.dumpAndWrite(rpcUrl);
+    } finally {
+      this.lastSave = { endedAt: Date.now(), tookMs: Date.now() - started };
+    }
+  }
+
+  private async dumpAndWrite(rpcUrl: string): Promise<bigint | undefined> {
     let problem = '';
     let block = -1n;
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {

@@ -227,6 +227,24 @@ describe('SavedL1State', () => {
     assert.equal(await saved.ensureSaved(anvil.rpcUrl, latest + 10n), false);
   });
 
+  test('once saves take long, an asked-for save waits until saving has had its share of the time', async () => {
+    const l1 = join(dir, 'budget');
+    mkdirSync(l1);
+    // Every save counts as expensive here: the next asked-for one waits 20 times its duration.
+    const saved = new SavedL1State(l1, recordingLogger(), 0);
+    const { pub, test: cheat } = clients(anvil);
+    const started = Date.now();
+    assert.equal(await saved.ensureSaved(anvil.rpcUrl, await pub.getBlockNumber()), true);
+    const took = Date.now() - started;
+    await cheat.mine({ blocks: 1 });
+    const next = await pub.getBlockNumber();
+    assert.equal(await saved.ensureSaved(anvil.rpcUrl, next), false, 'too soon after the last save');
+    assert.equal(saved.savedBlock, next - 1n);
+    await new Promise((r) => setTimeout(r, 20 * took + 50));
+    assert.equal(await saved.ensureSaved(anvil.rpcUrl, next), true);
+    assert.equal(saved.savedBlock, next);
+  });
+
   test('an L1 whose every dump is inconsistent is not saved, and says why', async () => {
     const l1 = join(dir, 'unsaved');
     mkdirSync(l1);

@@ -14,7 +14,9 @@ const files = readdirSync('bench')
 let failed = 0;
 for (const file of files) {
   console.error(`# ${file}`);
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join('bench', file)], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join('bench', file)], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0) failed++;
 }
 process.exit(failed === 0 ? 0 : 1);

@@ -20,6 +20,9 @@ import type { ProposedBlocks } from './chain-reader.js';
 import type { ChainStore, L1SyncPoint } from './chain-store.js';
 import { genesisBlockOf } from './genesis.js';
 
+/** How long a pass waits for L1 to say it keeps a proof's block for good before going on without. */
+const DURABILITY_WAIT_MS = 250;
+
 /** The sync point of an L1 block as the client reads it. */
 const syncPointOf = (b: { number: bigint; hash: string; timestamp: bigint }): L1SyncPoint => ({
   blockNumber: b.number,
@@ -163,7 +166,10 @@ export class Archiver implements ProposedBlocks {
     const deep = provenAt !== undefined && latest.number - provenAt >= BigInt(this.o.finalityDepth);
     if (deep && store.finalizedCheckpoint < store.provenCheckpoint) {
       // Final means for good: the proof's L1 block must survive a crash of node and L1 together.
-      if (this.o.ensureL1Durable === undefined || this.l1DurableUpTo(provenAt, this.o.ensureL1Durable)) {
+      if (
+        this.o.ensureL1Durable === undefined ||
+        (await this.l1DurableUpTo(provenAt, this.o.ensureL1Durable))
+      ) {
         store.setFinalizedCheckpoint(store.provenCheckpoint);
         logger.info(`checkpoint ${store.provenCheckpoint} is final`);
       }
@@ -173,19 +179,36 @@ export class Archiver implements ProposedBlocks {
 
   /** The disagreement between the rollup and its events last reported (checkpoint numbers). */
   /** The last request that L1 keep a block for good: it runs beside the passes, never inside one. */
-  private durability: { block: bigint; durable?: boolean } | undefined;
+  private durability: { block: bigint; durable?: boolean; answered: Promise<void> } | undefined;
 
   /**
    * Whether L1 keeps block `block` for good. Saving the embedded L1 takes seconds once its history
-   * is long, so the answer is asked for and this pass goes on: a later pass sees it (and asks
-   * again after a failure).
+   * is long, so the pass waits for the answer only briefly (a cheap save is seen at once) and
+   * otherwise goes on: a later pass sees it (and asks again after a failure).
    */
-  private l1DurableUpTo(block: bigint, ensure: (l1Block: bigint) => Promise<boolean>): boolean {
-    const asked = this.durability;
-    if (asked?.block === block && asked.durable === true) return true;
-    if (asked?.block === block && asked.durable === undefined) return false;
-    const request: { block: bigint; durable?: boolean } = { block };
-    this.durability = request;
+  private async l1DurableUpTo(
+    block: bigint,
+    ensure: (l1Block: bigint) => Promise<boolean>,
+  ): Promise<boolean> {
+    let request = this.durability;
+    if (request?.block !== block || request.durable === false) {
+      request = this.ask(block, ensure);
+      this.durability = request;
+    }
+    if (request.durable === undefined) {
+      await Promise.race([request.answered, new Promise((r) => setTimeout(r, DURABILITY_WAIT_MS))]);
+    }
+    return request.durable === true;
+  }
+
+  private ask(
+    block: bigint,
+    ensure: (l1Block: bigint) => Promise<boolean>,
+  ): { block: bigint; durable?: boolean; answered: Promise<void> } {
+    const request: { block: bigint; durable?: boolean; answered: Promise<void> } = {
+      block,
+      answered: Promise.resolve(),
+    };
     const done = (durable: boolean) => {
       request.durable = durable;
       // Not saved yet: the L1 saves in its turn (and warns itself when a save fails).
@@ -195,10 +218,10 @@ export class Archiver implements ProposedBlocks {
         );
       }
     };
-    Promise.resolve()
+    request.answered = Promise.resolve()
       .then(() => ensure(block))
       .then(done, () => done(false));
-    return false;
+    return request;
   }
 
   private disagreement: string | undefined;

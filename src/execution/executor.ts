@@ -8,7 +8,7 @@
 import { RevertCode, type TxEffect } from '../core/block.js';
 import type { GlobalVariables } from '../core/block-header.js';
 import { DEFAULT_UPDATE_DELAY } from '../core/contracts.js';
-import type { Fr } from '../core/field.js';
+import { type Fr, toHex32 } from '../core/field.js';
 import { l2ToL1MessageLeaf } from '../core/out-hash.js';
 import {
   allNullifiers,
@@ -26,7 +26,15 @@ import {
 } from '../core/tx.js';
 import { TreeId, type WorldStateReader } from '../world-state/types.js';
 import {
+  AvmTxState,
+  avmRevertReason,
+  type PublicContracts,
+  type PublicMessage,
+  runAvmCall,
+} from './avm-calls.js';
+import {
   feeJuiceBalanceSlot,
+  isNativeContract,
   PublicCallRevert,
   type PublicContext,
   runPublicCall,
@@ -60,6 +68,8 @@ export interface TxExecutionResult {
 }
 
 export interface ExecutionOptions {
+  /** Published contracts, whose public calls run on the AVM; without it only protocol contracts run. */
+  contracts?: PublicContracts;
   /** Charge no fee and skip the balance check (simulation). */
   skipFeeEnforcement?: boolean;
   /** Seconds before a scheduled class update takes effect (default DEFAULT_UPDATE_DELAY). */
@@ -137,6 +147,80 @@ export function executeTx(
   const returnValues: { values: Fr[] }[] = [];
   let publicGas = ZERO_GAS;
   let callIndex = 0;
+  // Calls to published contracts run on the AVM: what they did beyond the journal, and the tx's
+  // private effects they count with (the revertible ones once app logic starts).
+  const avm = new AvmTxState();
+  const messagesOf = (parts: TxSideEffects[]): PublicMessage[] =>
+    parts.flatMap((p) =>
+      p.l2ToL1Msgs.map((m) => ({ sender: m.sender, recipient: BigInt(m.recipient), content: m.content })),
+    );
+  let privateSoFar = {
+    noteHashes: data.nonRevertible.noteHashes,
+    nullifiers: data.nonRevertible.nullifiers,
+    messages: messagesOf([data.nonRevertible]),
+  };
+  let phase: 'setup' | 'app' | 'teardown' = 'setup';
+  const gasLeft = (): Gas =>
+    phase === 'teardown'
+      ? {
+          daGas: settings.teardownGasLimits.daGas - teardownUsed().daGas,
+          l2Gas: settings.teardownGasLimits.l2Gas - teardownUsed().l2Gas,
+        }
+      : {
+          daGas:
+            settings.gasLimits.daGas -
+            settings.teardownGasLimits.daGas -
+            data.gasUsed.daGas -
+            publicGas.daGas,
+          l2Gas:
+            settings.gasLimits.l2Gas -
+            settings.teardownGasLimits.l2Gas -
+            data.gasUsed.l2Gas -
+            publicGas.l2Gas,
+        };
+  let teardownStart = ZERO_GAS;
+  const feeOf = (billed: Gas): bigint =>
+    options.skipFeeEnforcement ? 0n : feeFor(billed, effectiveFeesPerGas(settings, globals.gasFees));
+  const teardownUsed = (): Gas => ({
+    daGas: publicGas.daGas - teardownStart.daGas,
+    l2Gas: publicGas.l2Gas - teardownStart.l2Gas,
+  });
+
+  /** A call to a published contract, on the AVM; its gas is what the AVM used. */
+  const runOnAvm = (request: PublicCallRequest, calldata: Fr[], entry: { values: Fr[] }): void => {
+    const contracts = options.contracts;
+    if (contracts === undefined) {
+      // Without a contract source the call cannot start: it costs the AVM's start-up, as before.
+      publicGas = addGas(publicGas, callGas(0, 0, 0));
+      throw new PublicCallRevert(
+        `public execution of contract ${toHex32(request.contractAddress)} is not supported here: no contract source`,
+      );
+    }
+    const result = runAvmCall({
+      reader,
+      state: journal,
+      avm,
+      contracts,
+      privateSoFar,
+      firstNullifier: data.nonRevertible.nullifiers[0] ?? 0n,
+      globals,
+      call: {
+        sender: request.msgSender,
+        address: request.contractAddress,
+        isStaticCall: request.isStaticCall,
+        calldata,
+      },
+      gasLimit: gasLeft(),
+      // Known from teardown on: the bill counts teardown at its limit, so it is fixed by then.
+      transactionFee:
+        phase === 'teardown'
+          ? feeOf(addGas(addGas(data.gasUsed, teardownStart), settings.teardownGasLimits))
+          : 0n,
+    });
+    publicGas = addGas(publicGas, result.gasUsed);
+    if (result.reverted) throw new PublicCallRevert(avmRevertReason(result));
+    entry.values = result.output;
+  };
 
   const run = (request: PublicCallRequest): void => {
     const calldata = tx.publicFunctionCalldata[callIndex++]!.values;
@@ -144,6 +228,10 @@ export function executeTx(
     // Each call gets an entry, empty until (unless) it returns.
     const entry: { values: Fr[] } = { values: [] };
     returnValues.push(entry);
+    if (!isNativeContract(request.contractAddress)) {
+      runOnAvm(request, calldata, entry);
+      return;
+    }
     try {
       entry.values = runPublicCall(
         {
@@ -173,7 +261,14 @@ export function executeTx(
   }
 
   const appMark = journal.mark();
+  const avmAppMark = avm.mark();
   txNullifiers = new Set(allNullifiers(data));
+  phase = 'app';
+  privateSoFar = {
+    noteHashes: [...data.nonRevertible.noteHashes, ...data.revertible.noteHashes],
+    nullifiers: allNullifiers(data),
+    messages: messagesOf([data.nonRevertible, data.revertible]),
+  };
   let revertReason: string | undefined;
   try {
     // The revertible nullifiers go in after setup: one that setup already emitted, or one too
@@ -196,12 +291,20 @@ export function executeTx(
     if (!(err instanceof PublicCallRevert)) throw err;
     revertReason = `App logic reverted: ${err.message}`;
     journal.rollback(appMark);
+    avm.rollback(avmAppMark);
     txNullifiers = nonRevertibleNullifiers;
+    privateSoFar = {
+      noteHashes: data.nonRevertible.noteHashes,
+      nullifiers: data.nonRevertible.nullifiers,
+      messages: messagesOf([data.nonRevertible]),
+    };
   }
 
   let teardownGas = ZERO_GAS;
   if (data.publicTeardownCallRequest) {
     const before = publicGas;
+    phase = 'teardown';
+    teardownStart = publicGas;
     try {
       try {
         run(data.publicTeardownCallRequest);
@@ -219,6 +322,7 @@ export function executeTx(
       if (!(err instanceof PublicCallRevert)) throw err;
       revertReason = revertReason ?? `Teardown reverted: ${err.message}`;
       journal.rollback(appMark);
+      avm.rollback(avmAppMark);
     }
   }
 
@@ -227,9 +331,7 @@ export function executeTx(
     { daGas: totalGas.daGas - teardownGas.daGas, l2Gas: totalGas.l2Gas - teardownGas.l2Gas },
     settings.teardownGasLimits,
   );
-  const fee = options.skipFeeEnforcement
-    ? 0n
-    : feeFor(billedGas, effectiveFeesPerGas(settings, globals.gasFees));
+  const fee = feeOf(billedGas);
   const payerSlot = feeJuiceBalanceSlot(data.feePayer);
   const balance = journal.read(payerSlot);
   if (balance < fee) throw new TxExecutionError('Insufficient fee payer balance');
@@ -246,18 +348,23 @@ export function executeTx(
     revertCode: revertReason ? RevertCode.REVERTED : RevertCode.OK,
     txHash,
     transactionFee: fee,
-    noteHashes: parts.flatMap((p) => p.noteHashes),
+    noteHashes: [...parts.flatMap((p) => p.noteHashes), ...avm.noteHashes],
     nullifiers: [...parts.flatMap((p) => p.nullifiers), ...journal.nullifiers()],
-    l2ToL1Msgs: parts.flatMap((p) =>
-      p.l2ToL1Msgs.map((m) =>
-        l2ToL1MessageLeaf({
-          sender: m.sender,
-          recipient: m.recipient,
-          content: m.content,
-          rollupVersion: globals.version,
-          chainId: globals.chainId,
-        }),
-      ),
+    l2ToL1Msgs: [
+      ...parts.flatMap((p) => p.l2ToL1Msgs),
+      ...avm.messages.map((m) => ({
+        sender: m.sender,
+        recipient: `0x${m.recipient.toString(16).padStart(40, '0')}`,
+        content: m.content,
+      })),
+    ].map((m) =>
+      l2ToL1MessageLeaf({
+        sender: m.sender,
+        recipient: m.recipient,
+        content: m.content,
+        rollupVersion: globals.version,
+        chainId: globals.chainId,
+      }),
     ),
     publicDataWrites: journal.effects(),
     privateLogs: parts.flatMap((p) => p.privateLogs),

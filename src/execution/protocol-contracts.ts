@@ -207,6 +207,9 @@ const NATIVE_CONTRACTS = new Map<Fr, NativeContract>([
   [PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry, instanceRegistry],
 ]);
 
+/** Whether cairn runs this contract natively (a protocol contract) rather than on the AVM. */
+export const isNativeContract = (address: Fr): boolean => NATIVE_CONTRACTS.has(address);
+
 /** Runs a public call natively; throws PublicCallRevert with the reason when it fails. */
 export function runPublicCall(call: PublicCall, ctx: PublicContext): Fr[] {
   const target = NATIVE_CONTRACTS.get(call.contractAddress);

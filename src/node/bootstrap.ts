@@ -1,11 +1,14 @@
 // Start-up steps of the composition root that stand on their own: restoring a snapshot into
 // an empty data directory, opening the validator keystore, connecting to L1 (embedded or
 // external), and what the node says about its hashing backend and dev accounts.
+
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { ChainReader } from '../archiver/chain-reader.js';
 import type { Config } from '../config/settings.js';
 import { toHex32 } from '../core/field.js';
 import { poseidon2Backend } from '../core/hash/poseidon2.js';
+import type { PublicContracts } from '../execution/avm-calls.js';
 import { devAccounts } from '../execution/dev-accounts.js';
 import {
   connectEmbeddedL1,
@@ -146,4 +149,28 @@ export function connectL1(
     },
     log,
   );
+}
+
+/**
+ * Public execution's view of the contract index: instances as of the latest block the node has
+ * (the one blocks are built on), with their original class (the executor applies class updates
+ * from the instance registry's storage), and class bytecode.
+ */
+export function publicContractsOf(chain: ChainReader): PublicContracts {
+  return {
+    instance(address) {
+      const found = chain.contracts.getInstance(address, {
+        blockNumber: chain.latestBlockNumber,
+        timestamp: 0n,
+      });
+      return (
+        found && {
+          deployer: found.deployer,
+          originalClassId: found.originalContractClassId,
+          initializationHash: found.initializationHash,
+        }
+      );
+    },
+    bytecode: (classId) => chain.contracts.getClass(classId)?.packedBytecode,
+  };
 }

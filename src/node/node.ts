@@ -39,6 +39,7 @@ import {
   logDevAccounts,
   logHashingBackend,
   openKeystore,
+  publicContractsOf,
   restoreSnapshotIfAsked,
   s3SettingsOf,
 } from './bootstrap.js';
@@ -157,6 +158,7 @@ export class CairnNode implements NodeApi {
       const execution: ExecutionOptions = {
         updateDelay: config.contractUpdateDelay,
         feeJuicePortal: l1.addresses.feeJuicePortalAddress,
+        contracts: publicContractsOf(chain),
       };
       const txs = new TxService({
         env: mempoolStore,

@@ -85,8 +85,10 @@ describe('archiver', () => {
     }
   });
 
-  test('a proof deep enough is final only once L1 keeps its block for good', async () => {
+  test('a proof deep enough is final only once L1 keeps its block for good, and a slow save holds no pass', async () => {
     let durable = false;
+    // A save in progress until the test lets it finish.
+    let saving: Promise<void> = Promise.resolve();
     const asked: bigint[] = [];
     const { logger } = capturingLogger();
     const { worldState, store, archiver } = await chain.openNode(
@@ -94,27 +96,29 @@ describe('archiver', () => {
         logger,
         ensureL1Durable: async (l1Block) => {
           asked.push(l1Block);
+          await saving;
           return durable;
         },
       },
       'durability',
     );
-    // The save runs beside the passes: its answer is seen by the next pass.
-    const settle = () => new Promise((r) => setImmediate(r));
     try {
       await archiver.sync();
-      await settle();
       const provenAt = store.provenAtL1Block!;
       assert.equal(store.getTips().proven.checkpoint.number, 2);
       assert.ok((await chain.rollup.latestL1Block()).number - provenAt >= 2n, 'the proof is deep enough');
       assert.equal(store.getTips().finalized.checkpoint.number, 0);
       assert.deepEqual(asked, [provenAt]);
+      // A failed save is asked for again; a slow one is not waited for by the pass that asks.
       durable = true;
-      // A failed save is asked for again; the pass that asks does not wait for it.
-      await archiver.sync();
+      let finishSave = () => {};
+      saving = new Promise((r) => {
+        finishSave = r;
+      });
+      await archiver.sync(); // returns while the save is still under way
       assert.equal(store.getTips().finalized.checkpoint.number, 0);
-      await settle();
       assert.deepEqual(asked, [provenAt, provenAt]);
+      finishSave();
       await archiver.sync();
       assert.equal(store.getTips().finalized.checkpoint.number, 2);
       // Final once: not asked again.

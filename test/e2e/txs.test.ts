@@ -200,14 +200,14 @@ describe('transactions on a real node', () => {
     });
   });
 
-  test('a public call to a non-protocol contract reverts with the reason in the receipt', async () => {
+  test('a public call to a contract that was never deployed reverts with the reason in the receipt', async () => {
     const t = await prepareTx(client, {
       feePayer: alice!.address,
       noteHashes: [randomFr()],
       publicCalls: [{ contractAddress: 0x1234n, signature: 'foo(Field)', args: [1n] }],
     });
     const sim = (await pub('svc_simulatePublicCalls', [t.wire])) as any;
-    assert.match(sim.revertReason, /not supported/);
+    assert.match(sim.revertReason, /no bytecode to run at 0x1234 \(not-deployed\)/);
     assert.equal(sim.txEffect.revertCode, 1);
     assert.equal(sim.txEffect.noteHashes.length, 0); // the revertible note hash is gone
     const override = await call(node.publicUrl, 'svc_simulatePublicCalls', [
@@ -222,7 +222,7 @@ describe('transactions on a real node', () => {
     await dev('svcDev_advanceToNextEpoch');
     const r = await receipt(t.hash);
     assert.equal(r.executionResult, 'reverted');
-    assert.match(r.error, /App logic reverted: public execution of contract 0x0+1234 is not supported/);
+    assert.match(r.error, /App logic reverted: no bytecode to run at 0x1234 \(not-deployed\)/);
   });
 
   test('pending txs survive a restart', async () => {

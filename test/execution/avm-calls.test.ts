@@ -159,13 +159,13 @@ describe('executeTx: public calls to published contracts run on the AVM', {
         for (const word of steps.at(-1)!.expect.output)
           assert.ok(result.revertReason!.includes(word.slice(2)), where);
       } else {
-        steps.forEach((s, k) =>
+        for (const [k, s] of steps.entries()) {
           assert.deepEqual(
             result.publicReturnValues[k]!.values.map(hex),
             s.expect.output,
             `${s.name}: return values`,
-          ),
-        );
+          );
+        }
       }
       // An exceptional halt burns the gas the call was given, which differs here; the rest is exact.
       if (!steps.some((s) => s.expect.l2GasUsed === s.call.l2GasLimit)) {

@@ -1,6 +1,7 @@
 // Result and option schemas of the transaction methods (docs/transactions.md).
 import { z } from 'zod';
 import { bigintDec, blockHash, frHex, l2Address, slotNumber, txHash, uint } from '../core/codecs.js';
+import { FR_MODULUS } from '../core/field.js';
 import { gas, tx } from '../core/tx-codecs.js';
 import { gasFees, globalVariables, txEffect } from './chain-schemas.js';
 
@@ -28,21 +29,63 @@ export const isValidTxOptions = z
   .strict()
   .describe('isSimulation: skip the proof check; skipFeeEnforcement: skip fee and balance checks');
 
+/** How many contract instances one simulation may override. */
+export const MAX_CONTRACT_OVERRIDES = 32;
+
+/**
+ * An instance to simulate with: public calls to its address run the bytecode of
+ * `currentContractClassId` (a class the node knows) as a deployed contract. Other
+ * ContractInstanceWithAddress fields may be given and are not used.
+ */
+const instanceOverride = z
+  .object({
+    instance: z
+      .object({
+        deployer: l2Address.optional(),
+        currentContractClassId: frHex,
+        originalContractClassId: frHex.optional(),
+        initializationHash: frHex.optional(),
+        address: l2Address.optional(),
+        version: uint.optional(),
+        salt: frHex.optional(),
+        publicKeys: z.unknown().optional(),
+      })
+      .strict(),
+  })
+  .strict();
+
 export const simulationOverrides = z
   .object({
     publicStorage: z
       .array(z.object({ contractAddress: l2Address, slot: frHex, value: frHex }).strict())
       .max(1000, 'at most 1000 public storage overrides'),
-    // Instances only matter to the bytecode a call runs, and cairn runs only the protocol
-    // contracts natively: an instance override could change nothing, so it is refused.
-    contracts: z.never({
-      error:
-        'contract instance overrides are not supported: cairn executes only the protocol contracts in public, so no override could take effect',
-    }),
+    contracts: z
+      .record(z.string().regex(/^0x[0-9a-fA-F]{1,64}$/, 'a contract address as 0x hex'), instanceOverride)
+      .refine((r) => Object.keys(r).length <= MAX_CONTRACT_OVERRIDES, {
+        error: `at most ${MAX_CONTRACT_OVERRIDES} contract overrides`,
+      })
+      .refine((r) => Object.keys(r).every((a) => BigInt(a) < FR_MODULUS), {
+        error: 'a contract address must be a field element',
+      })
+      .transform(
+        (r) =>
+          new Map(
+            Object.entries(r).map(([address, { instance }]) => [
+              BigInt(address),
+              {
+                deployer: instance.deployer ?? 0n,
+                currentContractClassId: instance.currentContractClassId,
+                initializationHash: instance.initializationHash ?? 0n,
+              },
+            ]),
+          ),
+      ),
   })
   .partial()
   .strict()
-  .describe('Applied to the simulation fork only: publicStorage [{contractAddress, slot, value}]');
+  .describe(
+    'Applied to the simulation fork only: publicStorage [{contractAddress, slot, value}]; contracts {address: {instance: {currentContractClassId, deployer?, initializationHash?}}}, run as deployed',
+  );
 
 export const manaUsageEstimate = z
   .enum(['none', 'target', 'limit'])

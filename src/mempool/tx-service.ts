@@ -8,12 +8,14 @@ import type { ChainReader } from '../archiver/chain-reader.js';
 import type { IndexedTxEffect } from '../archiver/chain-store.js';
 import { RevertCode, type TxEffect } from '../core/block.js';
 import type { GasFees, GlobalVariables } from '../core/block-header.js';
-import type { AllowedElement } from '../core/constants.js';
+import { type AllowedElement, PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
+import { siloNullifier } from '../core/contracts.js';
 import { refused, txRejected } from '../core/errors.js';
 import type { ManaUsageEstimate } from '../core/fee-math.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { epochOfSlot, type L1RollupConstants, slotStart } from '../core/time.js';
 import { type Gas, type Tx, txPriorityFee, txSize } from '../core/tx.js';
+import type { PublicContracts } from '../execution/avm-calls.js';
 import {
   type ExecutionOptions,
   executeTx,
@@ -23,7 +25,7 @@ import {
 import { publicDataLeafSlot } from '../execution/public-storage.js';
 import type { FeeOracle } from '../l1/fee-oracle.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
-import { TreeId } from '../world-state/types.js';
+import { TreeId, type WorldStateFork } from '../world-state/types.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { type AddResult, type PoolEntry, TxPool } from './tx-pool.js';
 import {
@@ -62,6 +64,11 @@ export type MinFeeSource = Pick<FeeOracle, 'current' | 'predictedMinFees'>;
 export interface SimulationOverrides {
   /** Public storage values to set on the fork before simulating. */
   publicStorage?: { contractAddress: Fr; slot: Fr; value: Fr }[];
+  /**
+   * Contract instances to simulate with, by address: public calls to the address run the
+   * bytecode of `currentContractClassId` (a class the node knows), as a deployed contract.
+   */
+  contracts?: Map<Fr, { deployer: Fr; currentContractClassId: Fr; initializationHash: Fr }>;
 }
 
 export interface PublicSimulationOutput {
@@ -459,6 +466,36 @@ export class TxService {
   // ---- simulation ----------------------------------------------------------------------------
 
   /**
+   * The execution options with instance overrides in the contract source, each overridden address
+   * deployed on the fork (its deployment nullifier inserted) so that the AVM runs it.
+   */
+  private withContractOverrides(
+    fork: WorldStateFork,
+    overrides: SimulationOverrides['contracts'],
+  ): ExecutionOptions {
+    const base = this.o.execution ?? {};
+    if (overrides === undefined || overrides.size === 0) return base;
+    const missing = [...overrides.keys()]
+      .map((address) => siloNullifier(PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry, address))
+      .filter((n) => fork.findLeaf(TreeId.NULLIFIER, n) === undefined);
+    if (missing.length > 0) fork.insertNullifiers(missing);
+    const inner = base.contracts;
+    const contracts: PublicContracts = {
+      instance(address) {
+        const o = overrides.get(address);
+        if (o === undefined) return inner?.instance(address);
+        return {
+          deployer: o.deployer,
+          originalClassId: o.currentContractClassId,
+          initializationHash: o.initializationHash,
+        };
+      },
+      bytecode: (classId) => inner?.bytecode(classId),
+    };
+    return { ...base, contracts };
+  }
+
+  /**
    * Runs the tx on a fork of the latest state with the next block's globals (zero coinbase and
    * fee recipient); overrides touch only the fork. A tx that cannot be included is an error.
    */
@@ -475,6 +512,7 @@ export class TxService {
       value: w.value,
     }));
     if (writes.length > 0) fork.writePublicData(writes);
+    const execution = this.withContractOverrides(fork, overrides.contracts);
     // The checks before execution see the overrides too (the fee payer's balance is one).
     const validation = this.validator.validate(
       tx,
@@ -495,7 +533,7 @@ export class TxService {
     };
     try {
       const result = executeTx(fork, tx, validation.hash!, globalVariables, {
-        ...this.o.execution,
+        ...execution,
         skipFeeEnforcement,
       });
       return {

@@ -210,13 +210,21 @@ describe('transactions on a real node', () => {
     assert.match(sim.revertReason, /no bytecode to run at 0x1234 \(not-deployed\)/);
     assert.equal(sim.txEffect.revertCode, 1);
     assert.equal(sim.txEffect.noteHashes.length, 0); // the revertible note hash is gone
-    const override = await call(node.publicUrl, 'svc_simulatePublicCalls', [
+    // An instance override takes effect: the address now counts as deployed, with a class the node
+    // does not have; a malformed override is refused.
+    const override = (await pub('svc_simulatePublicCalls', [
       t.wire,
       false,
-      { contracts: {} },
+      { contracts: { '0x1234': { instance: { currentContractClassId: '0x99' } } } },
+    ])) as any;
+    assert.match(override.revertReason, /no bytecode to run at 0x1234 \(no-class\)/);
+    const bad = await call(node.publicUrl, 'svc_simulatePublicCalls', [
+      t.wire,
+      false,
+      { contracts: { '0x1234': { instance: {} } } },
     ]);
-    assert.equal(override.error?.code, -32602);
-    assert.match(override.error!.message, /contract instance overrides are not supported/);
+    assert.equal(bad.error?.code, -32602);
+    assert.match(bad.error!.message, /currentContractClassId/);
     await pub('svc_sendTx', [t.wire]);
     await dev('svcDev_mine', [1]);
     await dev('svcDev_advanceToNextEpoch');

@@ -3,9 +3,10 @@
 // state. Prints `BENCH avm.<name> ...` lines.
 //   node --import tsx bench/avm.bench.ts
 // The Token artifact (token_contract-Token.json of @aztec/noir-contracts.js 4.1.2) is looked for at
-// $AVM_TOKEN_ARTIFACT, then .cache/artifacts/token_contract-Token.json; without it those figures
-// are skipped.
+// $AVM_TOKEN_ARTIFACT, then in the cache of scripts/fetch-artifacts.mjs (`node
+// scripts/fetch-artifacts.mjs` fills it); without it those figures are skipped.
 import { existsSync, readFileSync } from 'node:fs';
+import { artifactPath } from '../scripts/fetch-artifacts.mjs';
 import { executeBytecode, executePublicCall } from '../src/avm/interpreter.js';
 import { AvmJournal } from '../src/avm/journal.js';
 import { Tag } from '../src/avm/memory.js';
@@ -69,7 +70,10 @@ function benchLoop(): void {
 }
 
 function tokenArtifactPath(): string | undefined {
-  const candidates = [process.env.AVM_TOKEN_ARTIFACT, '.cache/artifacts/token_contract-Token.json'];
+  const candidates = [
+    process.env.AVM_TOKEN_ARTIFACT,
+    artifactPath('@aztec/noir-contracts.js@4.1.2', 'artifacts/token_contract-Token.json'),
+  ];
   return candidates.find((p): p is string => p !== undefined && p !== '' && existsSync(p));
 }
 
@@ -137,5 +141,7 @@ function benchToken(path: string): void {
 benchLoop();
 const path = tokenArtifactPath();
 if (path === undefined)
-  console.error('# no Token artifact ($AVM_TOKEN_ARTIFACT or .cache/artifacts); skipping the Token figures');
+  console.error(
+    '# no Token artifact ($AVM_TOKEN_ARTIFACT or the artifact cache); skipping the Token figures',
+  );
 else benchToken(path);

@@ -225,6 +225,8 @@ export class Archiver implements ProposedBlocks {
   }
 
   private disagreement: string | undefined;
+  /** Passes in a row whose rollup state disagreed with the events read. */
+  private disagreeingPasses = 0;
 
   /**
    * Once synced to L1 block `at`, the rollup's pending and proven checkpoint numbers there must be
@@ -254,12 +256,21 @@ export class Archiver implements ProposedBlocks {
     const ours = store.latestCheckpointNumber;
     const oursProven = store.provenCheckpoint;
     if (pending === ours && proven === oursProven) {
+      this.disagreeingPasses = 0;
       if (this.disagreement !== undefined) {
         logger.info(
           `the rollup on L1 agrees with its events again: checkpoint ${ours}, proven ${oursProven}`,
         );
         this.disagreement = undefined;
       }
+      return;
+    }
+    // Under load an L1 can answer a read of its state before its logs of the same block: one pass
+    // that disagrees may be that race, two in a row are not.
+    if (++this.disagreeingPasses < 2) {
+      logger.debug(
+        `at L1 block ${at} the rollup reports checkpoint ${pending} (proven ${proven}), the events checkpoint ${ours} (proven ${oursProven}): checked again on the next pass`,
+      );
       return;
     }
     const key = `${pending}/${proven}/${ours}/${oursProven}`;

@@ -9,18 +9,13 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChainStore } from '../src/archiver/chain-store.js';
-import { genesisBlockOf } from '../src/archiver/genesis.js';
 import { randomFr, toWire } from '../src/client/index.js';
 import type { GasFees } from '../src/core/block-header.js';
 import type { L1RollupConstants } from '../src/core/time.js';
 import { buildTx } from '../src/core/tx-builder.js';
 import { toTx, tx as txCodec } from '../src/core/tx-codecs.js';
-import { devAccounts, devAccountsGenesisData } from '../src/execution/dev-accounts.js';
-import { type MinFeeSource, TxService } from '../src/mempool/tx-service.js';
-import { openEnvironment } from '../src/store/environment.js';
-import { genesisBlockHashOf } from '../src/world-state/genesis.js';
-import { WorldState } from '../src/world-state/world-state.js';
+import { devAccounts } from '../src/execution/dev-accounts.js';
+import { fixedFees, openTxService } from '../test/mempool/fixture.js';
 import { fmt, log } from './chain-node.js';
 
 const N = Number(process.env.BENCH_POOL_TXS ?? 20_000);
@@ -40,32 +35,14 @@ const constants: L1RollupConstants = {
   rollupManaLimit: 200_000_000,
 };
 const FEES: GasFees = { feePerDaGas: 1n, feePerL2Gas: 100n };
-const fees: MinFeeSource = {
-  current: async () => ({ slot: 1, fees: FEES }),
-  predictedMinFees: async () => [FEES, FEES, FEES],
-};
-const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => silent } as never;
+const fees = fixedFees(FEES);
 
-const worldState = await WorldState.open(openEnvironment(dir, 'world-state'), {
-  historyBlocks: 0,
-  genesisPublicData: devAccountsGenesisData(accounts),
-  genesisBlockHash: genesisBlockHashOf,
-});
-const chain = new ChainStore(openEnvironment(dir, 'archiver'));
-chain.initialize(genesisBlockOf(worldState));
-const service = new TxService({
-  env: openEnvironment(dir, 'mempool'),
-  worldState,
-  chain,
+const { worldState, chain, service } = await openTxService(dir, {
+  funded: accounts,
   fees,
   constants,
-  chainId: 31337,
-  rollupVersion: 1,
-  txsLimits: { daGas: 786_432, l2Gas: 6_540_000 },
-  allowedSetup: [],
   maxTxCount: N * 2,
   maxBytes: 1 << 30,
-  logger: silent,
 });
 
 gc();

@@ -1,27 +1,25 @@
 // svc_simulatePublicCalls through the tx service: public storage overrides apply to the fork the
 // tx runs on, and to the checks made before it runs (the fee payer's Fee Juice balance), but never
 // to the node's state.
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ChainStore } from '../../src/archiver/chain-store.js';
-import { genesisBlockOf } from '../../src/archiver/genesis.js';
+import type { ChainStore } from '../../src/archiver/chain-store.js';
 import type { GasFees } from '../../src/core/block-header.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { NodeError } from '../../src/core/errors.js';
 import type { Fr } from '../../src/core/field.js';
 import type { L1RollupConstants } from '../../src/core/time.js';
 import { buildTx } from '../../src/core/tx-builder.js';
-import { devAccounts, devAccountsGenesisData } from '../../src/execution/dev-accounts.js';
+import { devAccounts } from '../../src/execution/dev-accounts.js';
 import { FEE_JUICE_BALANCES_SLOT, feeJuiceBalanceSlot } from '../../src/execution/protocol-contracts.js';
 import { mapStorageSlot, readPublicData } from '../../src/execution/public-storage.js';
-import { type MinFeeSource, TxService } from '../../src/mempool/tx-service.js';
-import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
-import { WorldState } from '../../src/world-state/world-state.js';
-import { silentLogger } from '../helpers/rpc.js';
+import type { MinFeeSource, TxService } from '../../src/mempool/tx-service.js';
+import type { WorldState } from '../../src/world-state/world-state.js';
+import { openTxService } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-simulate-'));
 const [funded] = devAccounts(1);
@@ -61,27 +59,7 @@ describe('simulatePublicCalls with public storage overrides', () => {
   let nullifier = 0x1000n;
 
   before(async () => {
-    worldState = await WorldState.open(openEnvironment(dir, 'world-state'), {
-      historyBlocks: 0,
-      genesisPublicData: devAccountsGenesisData([funded!]),
-      genesisBlockHash: genesisBlockHashOf,
-    });
-    chain = new ChainStore(openEnvironment(dir, 'archiver'));
-    chain.initialize(genesisBlockOf(worldState));
-    service = new TxService({
-      env: openEnvironment(dir, 'mempool'),
-      worldState,
-      chain,
-      fees,
-      constants,
-      chainId: 31337,
-      rollupVersion: 1,
-      txsLimits: { daGas: 786_432, l2Gas: 6_540_000 },
-      allowedSetup: [],
-      maxTxCount: 100,
-      maxBytes: 1 << 24,
-      logger: silentLogger(),
-    });
+    ({ worldState, chain, service } = await openTxService(dir, { funded: [funded!], fees, constants }));
   });
   after(async () => {
     await worldState.close();

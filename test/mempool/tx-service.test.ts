@@ -1,25 +1,25 @@
 // The node's tx service against real stores (no L1): the pool settles with the chain after each
 // pass — txs in new blocks become mined, txs of unwound blocks come back as pending, and pending
 // txs that can no longer be included (nullifier landed, expired) leave it.
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ChainStore } from '../../src/archiver/chain-store.js';
-import { genesisBlockOf } from '../../src/archiver/genesis.js';
+import type { ChainStore } from '../../src/archiver/chain-store.js';
 import type { GasFees } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
 import type { L1RollupConstants } from '../../src/core/time.js';
 import { buildTx } from '../../src/core/tx-builder.js';
 import { BlockBuilder } from '../../src/execution/block-builder.js';
-import { devAccounts, devAccountsGenesisData } from '../../src/execution/dev-accounts.js';
+import { devAccounts } from '../../src/execution/dev-accounts.js';
 import { executeTx } from '../../src/execution/executor.js';
 import { type MinFeeSource, TxService } from '../../src/mempool/tx-service.js';
 import { openEnvironment } from '../../src/store/environment.js';
-import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
-import { WorldState } from '../../src/world-state/world-state.js';
+import type { WorldState } from '../../src/world-state/world-state.js';
 import { silentLogger } from '../helpers/rpc.js';
+import { openTxService } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-tx-service-'));
 const [payer] = devAccounts(1);
@@ -48,27 +48,7 @@ describe('tx service: the pool follows the chain', () => {
   let service: TxService;
 
   before(async () => {
-    worldState = await WorldState.open(openEnvironment(dir, 'world-state'), {
-      historyBlocks: 0,
-      genesisPublicData: devAccountsGenesisData([payer!]),
-      genesisBlockHash: genesisBlockHashOf,
-    });
-    chain = new ChainStore(openEnvironment(dir, 'archiver'));
-    chain.initialize(genesisBlockOf(worldState));
-    service = new TxService({
-      env: openEnvironment(dir, 'mempool'),
-      worldState,
-      chain,
-      fees,
-      constants,
-      chainId: 31337,
-      rollupVersion: 1,
-      txsLimits: { daGas: 786_432, l2Gas: 6_540_000 },
-      allowedSetup: [],
-      maxTxCount: 100,
-      maxBytes: 1 << 24,
-      logger: silentLogger(),
-    });
+    ({ worldState, chain, service } = await openTxService(dir, { funded: [payer!], fees, constants }));
   });
   after(async () => {
     await worldState.close();

@@ -1,0 +1,124 @@
+// A real contract on a real node: the reference Token's public bytecode (from the npm artifact)
+// is published as a class, an instance of it is published, and txs call its constructor and
+// mint_to_public through svc_sendTx; the receipts, svc_simulatePublicCalls (balance_of_public) and
+// svc_getPublicStorageAt then show what the AVM did. Needs the npm artifacts
+// (CAIRN_SKIP_ARTIFACTS=1 skips it).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ensureArtifacts, loadArtifactJson } from '../../scripts/fetch-artifacts.mjs';
+import {
+  devAccounts,
+  makeContractClass,
+  makeContractInstance,
+  NodeClient,
+  prepareTx,
+  randomFr,
+} from '../../src/client/index.js';
+import { initializationHash } from '../../src/core/contracts.js';
+import { toHex32 } from '../../src/core/field.js';
+import { functionSelector } from '../../src/core/hash/selector.js';
+import { mapStorageSlot } from '../../src/execution/public-storage.js';
+import { type CairnProcess, startCairn } from '../helpers/process.js';
+import { result } from '../helpers/rpc.js';
+
+const [alice] = devAccounts(1);
+const CONSTRUCTOR = 'constructor((Field),str<31>,str<31>,u8)';
+const MINT = 'mint_to_public((Field),u128)';
+const BALANCE = 'balance_of_public((Field))';
+/** Token's public_balances map is at storage slot 5. */
+const PUBLIC_BALANCES_SLOT = 5n;
+const str31 = (s: string) => Array.from({ length: 31 }, (_, i) => BigInt(s.charCodeAt(i) || 0));
+/** Enough for the constructor (625,506 L2 gas on the AVM) on top of the private part. */
+const GAS = { l2Gas: 2_000_000, daGas: 100_000 };
+
+describe('a real contract on a real node', {
+  skip: process.env.CAIRN_SKIP_ARTIFACTS === '1' ? 'CAIRN_SKIP_ARTIFACTS=1' : false,
+}, () => {
+  let node: CairnProcess;
+  let client: NodeClient;
+  const pub = (m: string, p?: unknown) => result(node.publicUrl, m, p) as Promise<any>;
+  const dev = (m: string, p?: unknown) => result(node.adminUrl, m, p);
+  let slot = 0;
+  /** Sends a tx, builds the next block and returns its receipt. */
+  const mine = async (spec: Omit<Parameters<typeof prepareTx>[1], 'feePayer'>) => {
+    const t = await prepareTx(client, { feePayer: alice!.address, ...spec });
+    await pub('svc_sendTx', [t.wire]);
+    await dev('svcDev_advanceToSlot', [++slot]);
+    return pub('svc_getTxReceipt', [t.hash]);
+  };
+
+  before(async () => {
+    await ensureArtifacts();
+    node = await startCairn(['--clock', 'manual']);
+    client = new NodeClient(node.publicUrl);
+  });
+  after(async () => {
+    await node?.stop();
+  });
+
+  test('publish Token, construct it, mint, and read the balance back', async () => {
+    const artifact = loadArtifactJson(
+      '@aztec/noir-contracts.js@4.1.2',
+      'artifacts/token_contract-Token.json',
+    ) as {
+      functions: { name: string; bytecode: string }[];
+    };
+    const bytecode = new Uint8Array(
+      Buffer.from(artifact.functions.find((f) => f.name === 'public_dispatch')!.bytecode, 'base64'),
+    );
+    const tokenClass = makeContractClass({ artifactHash: randomFr(), packedBytecode: bytecode });
+    const args = [alice!.address, ...str31('Cairn Token'), ...str31('CTK'), 18n];
+    const instance = makeContractInstance({
+      classId: tokenClass.id,
+      salt: randomFr(),
+      deployer: alice!.address,
+      initializationHash: initializationHash(functionSelector(CONSTRUCTOR), args),
+    });
+    const token = instance.address;
+
+    const published = await mine({ publishClass: tokenClass, publishInstances: [instance] });
+    assert.equal(published.executionResult, 'success');
+    // Instances and classes are found by public execution from the next block on.
+    const constructed = await mine({
+      gasLimits: GAS,
+      publicCalls: [{ contractAddress: token, signature: CONSTRUCTOR, args }],
+    });
+    assert.equal(constructed.executionResult, 'success', constructed.error);
+    const minted = await mine({
+      gasLimits: GAS,
+      publicCalls: [{ contractAddress: token, signature: MINT, args: [alice!.address, 1000n] }],
+    });
+    assert.equal(minted.executionResult, 'success', minted.error);
+
+    // The balance, by a static call in simulation and straight from public storage.
+    const view = await prepareTx(client, {
+      feePayer: alice!.address,
+      gasLimits: GAS,
+      publicCalls: [
+        { contractAddress: token, signature: BALANCE, args: [alice!.address], isStaticCall: true },
+      ],
+    });
+    const sim = await pub('svc_simulatePublicCalls', [view.wire, true]);
+    assert.equal(sim.revertReason, undefined);
+    assert.deepEqual(sim.publicReturnValues[0].values.map(BigInt), [1000n]);
+    assert.equal(
+      sim.gasUsed.publicGas.l2Gas,
+      13_203,
+      'balance_of_public costs what the reference AVM charges',
+    );
+    const stored = await pub('svc_getPublicStorageAt', [
+      'latest',
+      toHex32(token),
+      toHex32(mapStorageSlot(PUBLIC_BALANCES_SLOT, alice!.address)),
+    ]);
+    assert.equal(BigInt(stored), 1000n);
+
+    // A second constructor call fails: the contract is already initialized.
+    const again = await mine({
+      gasLimits: GAS,
+      publicCalls: [{ contractAddress: token, signature: CONSTRUCTOR, args }],
+    });
+    assert.equal(again.executionResult, 'reverted');
+    assert.match(again.error, /App logic reverted: /);
+  });
+});

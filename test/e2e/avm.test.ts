@@ -121,4 +121,48 @@ describe('a real contract on a real node', {
     assert.equal(again.executionResult, 'reverted');
     assert.match(again.error, /App logic reverted: /);
   });
+
+  test("a contract's public logs are served by the log methods of both sets", async () => {
+    const artifact = loadArtifactJson(
+      '@aztec/noir-test-contracts.js@4.1.2',
+      'artifacts/avm_test_contract-AvmTest.json',
+    ) as { functions: { name: string; bytecode: string }[] };
+    const bytecode = new Uint8Array(
+      Buffer.from(artifact.functions.find((f) => f.name === 'public_dispatch')!.bytecode, 'base64'),
+    );
+    const avmTestClass = makeContractClass({ artifactHash: randomFr(), packedBytecode: bytecode });
+    const instance = makeContractInstance({ classId: avmTestClass.id, salt: randomFr() });
+    const published = await mine({ publishClass: avmTestClass, publishInstances: [instance] });
+    assert.equal(published.executionResult, 'success', published.error);
+    // emit_public_log() emits four logs, with tags 10, 72 ("H"), a long string's first field and 1.
+    const emitted = await mine({
+      gasLimits: GAS,
+      publicCalls: [{ contractAddress: instance.address, selector: 0x7933a124, args: [] }],
+    });
+    assert.equal(emitted.executionResult, 'success', emitted.error);
+    const address = toHex32(instance.address);
+    const { logs, maxLogsHit } = await pub('node_getPublicLogs', [{ contractAddress: address }]);
+    assert.equal(maxLogsHit, false);
+    assert.deepEqual(
+      logs.map((l: { log: { contractAddress: string; fields: string[] } }) => [
+        l.log.contractAddress,
+        BigInt(l.log.fields[0]!),
+        l.log.fields.length,
+      ]),
+      [
+        [address, 10n, 3],
+        [address, 0x48n, 13],
+        [address, 0x41206c6f6e672074696d652061676f2c20696e20612067616c617879206661n, 2],
+        [address, 1n, 42],
+      ],
+    );
+    const [byTag] = await pub('svc_getPublicLogsByTags', [
+      { contractAddress: address, tags: [toHex32(0x48n)] },
+    ]);
+    assert.equal(byTag.length, 1);
+    assert.deepEqual(byTag[0].logData.map(BigInt).slice(0, 3), [0x48n, 0x65n, 0x6cn]);
+    const [[legacy]] = await pub('node_getLogsByTags', [[toHex32(10n)]]);
+    assert.equal(legacy.isFromPublic, true);
+    assert.deepEqual(legacy.log.fields.map(BigInt), [10n, 20n, 30n]);
+  });
 });

@@ -23,6 +23,13 @@ import { genesisBlockOf } from './genesis.js';
 /** How long a pass waits for L1 to say it keeps a proof's block for good before going on without. */
 const DURABILITY_WAIT_MS = 250;
 
+/** A request that L1 keep block `block` for good; `durable` once answered. */
+interface DurabilityRequest {
+  block: bigint;
+  durable?: boolean;
+  answered: Promise<void>;
+}
+
 /** The sync point of an L1 block as the client reads it. */
 const syncPointOf = (b: { number: bigint; hash: string; timestamp: bigint }): L1SyncPoint => ({
   blockNumber: b.number,
@@ -177,9 +184,8 @@ export class Archiver implements ProposedBlocks {
     return report;
   }
 
-  /** The disagreement between the rollup and its events last reported (checkpoint numbers). */
   /** The last request that L1 keep a block for good: it runs beside the passes, never inside one. */
-  private durability: { block: bigint; durable?: boolean; answered: Promise<void> } | undefined;
+  private durability: DurabilityRequest | undefined;
 
   /**
    * Whether L1 keeps block `block` for good. Saving the embedded L1 takes seconds once its history
@@ -201,11 +207,8 @@ export class Archiver implements ProposedBlocks {
     return request.durable === true;
   }
 
-  private ask(
-    block: bigint,
-    ensure: (l1Block: bigint) => Promise<boolean>,
-  ): { block: bigint; durable?: boolean; answered: Promise<void> } {
-    const request: { block: bigint; durable?: boolean; answered: Promise<void> } = {
+  private ask(block: bigint, ensure: (l1Block: bigint) => Promise<boolean>): DurabilityRequest {
+    const request: DurabilityRequest = {
       block,
       answered: Promise.resolve(),
     };
@@ -224,6 +227,7 @@ export class Archiver implements ProposedBlocks {
     return request;
   }
 
+  /** The disagreement between the rollup and its events last reported (checkpoint numbers). */
   private disagreement: string | undefined;
   /** Passes in a row whose rollup state disagreed with the events read. */
   private disagreeingPasses = 0;

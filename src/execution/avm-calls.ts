@@ -12,7 +12,7 @@ import type { PublicLog } from '../core/block.js';
 import type { GlobalVariables } from '../core/block-header.js';
 import type { Fr } from '../core/field.js';
 import { toHex32 } from '../core/field.js';
-import type { Gas } from '../core/tx.js';
+import type { Gas, TxSideEffects } from '../core/tx.js';
 import { TreeId, type WorldStateReader } from '../world-state/types.js';
 import { scheduledClassSlots } from './protocol-contracts.js';
 import { type PublicStateJournal, publicDataLeafSlot } from './public-storage.js';
@@ -66,6 +66,26 @@ export interface PrivateEffectsSoFar {
   messages: readonly PublicMessage[];
 }
 
+/** The private side effects of these parts of a tx (non-revertible, then revertible). */
+export const privateEffectsOf = (parts: readonly TxSideEffects[]): PrivateEffectsSoFar => ({
+  noteHashes: parts.flatMap((p) => p.noteHashes),
+  nullifiers: parts.flatMap((p) => p.nullifiers),
+  messages: parts.flatMap((p) =>
+    p.l2ToL1Msgs.map((m) => ({ sender: m.sender, recipient: BigInt(m.recipient), content: m.content })),
+  ),
+});
+
+/** The leaf at `index` of an append-only tree, undefined past its end. */
+export function leafAt(
+  reader: WorldStateReader,
+  tree: TreeId.NOTE_HASH | TreeId.L1_TO_L2_MESSAGE,
+  index: bigint,
+): Fr | undefined {
+  return index < BigInt(reader.snapshot(tree).nextAvailableLeafIndex)
+    ? reader.getLeafValue(tree, Number(index))
+    : undefined;
+}
+
 export interface AvmCallInput {
   reader: WorldStateReader;
   state: PublicStateJournal;
@@ -86,14 +106,8 @@ function worldOf(input: AvmCallInput): AvmWorld {
     storageRead: (contract, slot) => state.read(publicDataLeafSlot(contract, slot)),
     nullifierExists: (siloed) => reader.findLeaf(TreeId.NULLIFIER, siloed) !== undefined,
     noteHashTreeSize: () => BigInt(reader.snapshot(TreeId.NOTE_HASH).nextAvailableLeafIndex),
-    noteHashAt: (index) =>
-      index < BigInt(reader.snapshot(TreeId.NOTE_HASH).nextAvailableLeafIndex)
-        ? reader.getLeafValue(TreeId.NOTE_HASH, Number(index))
-        : undefined,
-    l1ToL2MessageAt: (index) =>
-      index < BigInt(reader.snapshot(TreeId.L1_TO_L2_MESSAGE).nextAvailableLeafIndex)
-        ? reader.getLeafValue(TreeId.L1_TO_L2_MESSAGE, Number(index))
-        : undefined,
+    noteHashAt: (index) => leafAt(reader, TreeId.NOTE_HASH, index),
+    l1ToL2MessageAt: (index) => leafAt(reader, TreeId.L1_TO_L2_MESSAGE, index),
     getContractInstance(address): AvmContractInstance | undefined {
       const published = contracts.instance(address);
       if (published === undefined) return undefined;

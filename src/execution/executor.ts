@@ -28,8 +28,10 @@ import { TreeId, type WorldStateReader } from '../world-state/types.js';
 import {
   AvmTxState,
   avmRevertReason,
+  leafAt,
+  type PrivateEffectsSoFar,
   type PublicContracts,
-  type PublicMessage,
+  privateEffectsOf,
   runAvmCall,
 } from './avm-calls.js';
 import {
@@ -119,8 +121,14 @@ export function executeTx(
   const journal = new PublicStateJournal(reader);
   // The tx's own nullifiers a public call sees: the non-revertible ones from setup on, the
   // revertible ones during app logic, and in teardown only if app logic did not revert.
-  const nonRevertibleNullifiers = new Set(data.nonRevertible.nullifiers);
-  let txNullifiers = nonRevertibleNullifiers;
+  let txNullifiers = new Set<Fr>();
+  // The same, with the tx's other private side effects, as the AVM's per-tx limits count them.
+  let privateSoFar: PrivateEffectsSoFar = privateEffectsOf([]);
+  const countPrivate = (parts: TxSideEffects[]): void => {
+    privateSoFar = privateEffectsOf(parts);
+    txNullifiers = new Set(privateSoFar.nullifiers);
+  };
+  countPrivate([data.nonRevertible]);
   const context: PublicContext = {
     state: journal,
     timestamp: globals.timestamp,
@@ -137,47 +145,31 @@ export function executeTx(
       }
       journal.emitNullifier(siloed);
     },
-    l1ToL2MessageAt: (index) =>
-      index < BigInt(reader.snapshot(TreeId.L1_TO_L2_MESSAGE).nextAvailableLeafIndex)
-        ? reader.getLeafValue(TreeId.L1_TO_L2_MESSAGE, Number(index))
-        : undefined,
+    l1ToL2MessageAt: (index) => leafAt(reader, TreeId.L1_TO_L2_MESSAGE, index),
     updateDelay: options.updateDelay ?? DEFAULT_UPDATE_DELAY,
     feeJuicePortal: options.feeJuicePortal,
   };
   const returnValues: { values: Fr[] }[] = [];
   let publicGas = ZERO_GAS;
   let callIndex = 0;
-  // Calls to published contracts run on the AVM: what they did beyond the journal, and the tx's
-  // private effects they count with (the revertible ones once app logic starts).
+  // Calls to published contracts run on the AVM: what they did beyond the journal.
   const avm = new AvmTxState();
-  const messagesOf = (parts: TxSideEffects[]): PublicMessage[] =>
-    parts.flatMap((p) =>
-      p.l2ToL1Msgs.map((m) => ({ sender: m.sender, recipient: BigInt(m.recipient), content: m.content })),
-    );
-  let privateSoFar = {
-    noteHashes: data.nonRevertible.noteHashes,
-    nullifiers: data.nonRevertible.nullifiers,
-    messages: messagesOf([data.nonRevertible]),
-  };
   let phase: 'setup' | 'app' | 'teardown' = 'setup';
-  const gasLeft = (): Gas =>
-    phase === 'teardown'
-      ? {
-          daGas: settings.teardownGasLimits.daGas - teardownUsed().daGas,
-          l2Gas: settings.teardownGasLimits.l2Gas - teardownUsed().l2Gas,
-        }
-      : {
-          daGas:
-            settings.gasLimits.daGas -
-            settings.teardownGasLimits.daGas -
-            data.gasUsed.daGas -
-            publicGas.daGas,
-          l2Gas:
-            settings.gasLimits.l2Gas -
-            settings.teardownGasLimits.l2Gas -
-            data.gasUsed.l2Gas -
-            publicGas.l2Gas,
-        };
+  const gasLeft = (): Gas => {
+    if (phase === 'teardown') {
+      const used = teardownUsed();
+      return {
+        daGas: settings.teardownGasLimits.daGas - used.daGas,
+        l2Gas: settings.teardownGasLimits.l2Gas - used.l2Gas,
+      };
+    }
+    return {
+      daGas:
+        settings.gasLimits.daGas - settings.teardownGasLimits.daGas - data.gasUsed.daGas - publicGas.daGas,
+      l2Gas:
+        settings.gasLimits.l2Gas - settings.teardownGasLimits.l2Gas - data.gasUsed.l2Gas - publicGas.l2Gas,
+    };
+  };
   let teardownStart = ZERO_GAS;
   const feeOf = (billed: Gas): bigint =>
     options.skipFeeEnforcement ? 0n : feeFor(billed, effectiveFeesPerGas(settings, globals.gasFees));
@@ -262,13 +254,8 @@ export function executeTx(
 
   const appMark = journal.mark();
   const avmAppMark = avm.mark();
-  txNullifiers = new Set(allNullifiers(data));
+  countPrivate([data.nonRevertible, data.revertible]);
   phase = 'app';
-  privateSoFar = {
-    noteHashes: [...data.nonRevertible.noteHashes, ...data.revertible.noteHashes],
-    nullifiers: allNullifiers(data),
-    messages: messagesOf([data.nonRevertible, data.revertible]),
-  };
   let revertReason: string | undefined;
   try {
     // The revertible nullifiers go in after setup: one that setup already emitted, or one too
@@ -292,17 +279,11 @@ export function executeTx(
     revertReason = `App logic reverted: ${err.message}`;
     journal.rollback(appMark);
     avm.rollback(avmAppMark);
-    txNullifiers = nonRevertibleNullifiers;
-    privateSoFar = {
-      noteHashes: data.nonRevertible.noteHashes,
-      nullifiers: data.nonRevertible.nullifiers,
-      messages: messagesOf([data.nonRevertible]),
-    };
+    countPrivate([data.nonRevertible]);
   }
 
   let teardownGas = ZERO_GAS;
   if (data.publicTeardownCallRequest) {
-    const before = publicGas;
     phase = 'teardown';
     teardownStart = publicGas;
     try {
@@ -310,7 +291,7 @@ export function executeTx(
         run(data.publicTeardownCallRequest);
       } finally {
         // What teardown used, even when it failed: the bill counts teardown at its limit instead.
-        teardownGas = { daGas: publicGas.daGas - before.daGas, l2Gas: publicGas.l2Gas - before.l2Gas };
+        teardownGas = teardownUsed();
       }
       if (
         teardownGas.l2Gas > settings.teardownGasLimits.l2Gas ||

@@ -5,7 +5,7 @@
 // app-logic calls and teardown on top of a journal mark (a failure of either reverts both, with
 // the revertible private effects); then the fee — billed gas times the effective fee per gas —
 // moves from the fee payer's Fee Juice balance to the block's fee recipient.
-import { RevertCode, type TxEffect } from '../core/block.js';
+import { type ContractClassLog, RevertCode, type TxEffect } from '../core/block.js';
 import type { GlobalVariables } from '../core/block-header.js';
 import { DEFAULT_UPDATE_DELAY } from '../core/contracts.js';
 import { type Fr, toHex32 } from '../core/field.js';
@@ -34,6 +34,7 @@ import {
   privateEffectsOf,
   runAvmCall,
 } from './avm-calls.js';
+import { ContractsInBlock } from './contracts-in-block.js';
 import {
   feeJuiceBalanceSlot,
   isNativeContract,
@@ -104,6 +105,21 @@ function checkNullifiers(reader: WorldStateReader, tx: Tx): void {
   }
 }
 
+/**
+ * The contract class logs of `parts`, the non-revertible part of `tx` or both its parts (the tx
+ * carries the logs' fields in that order).
+ */
+function classLogsOf(tx: Tx, parts: readonly TxSideEffects[]): ContractClassLog[] {
+  let index = 0;
+  return parts.flatMap((p) =>
+    p.contractClassLogsHashes.map((h) => ({
+      contractAddress: h.contractAddress,
+      fields: { fields: tx.contractClassLogFields[index++]!.fields },
+      emittedLength: h.length,
+    })),
+  );
+}
+
 export function executeTx(
   reader: WorldStateReader,
   tx: Tx,
@@ -124,9 +140,17 @@ export function executeTx(
   let txNullifiers = new Set<Fr>();
   // The same, with the tx's other private side effects, as the AVM's per-tx limits count them.
   let privateSoFar: PrivateEffectsSoFar = privateEffectsOf([]);
+  // Contracts the tx publishes itself are callable from the part that publishes them on.
+  let contracts: ContractsInBlock | undefined;
   const countPrivate = (parts: TxSideEffects[]): void => {
     privateSoFar = privateEffectsOf(parts);
     txNullifiers = new Set(privateSoFar.nullifiers);
+    if (options.contracts === undefined) return;
+    contracts = new ContractsInBlock(options.contracts);
+    contracts.add({
+      contractClassLogs: classLogsOf(tx, parts),
+      privateLogs: parts.flatMap((p) => p.privateLogs),
+    });
   };
   countPrivate([data.nonRevertible]);
   const context: PublicContext = {
@@ -180,7 +204,6 @@ export function executeTx(
 
   /** A call to a published contract, on the AVM; its gas is what the AVM used. */
   const runOnAvm = (request: PublicCallRequest, calldata: Fr[], entry: { values: Fr[] }): void => {
-    const contracts = options.contracts;
     if (contracts === undefined) {
       // Without a contract source the call cannot start: it costs the AVM's start-up, as before.
       publicGas = addGas(publicGas, callGas(0, 0, 0));
@@ -323,8 +346,6 @@ export function executeTx(
   }
 
   const parts: TxSideEffects[] = revertReason ? [data.nonRevertible] : [data.nonRevertible, data.revertible];
-  const classLogFields = tx.contractClassLogFields;
-  let classLogIndex = 0;
   const effect: TxEffect = {
     revertCode: revertReason ? RevertCode.REVERTED : RevertCode.OK,
     txHash,
@@ -350,13 +371,7 @@ export function executeTx(
     publicDataWrites: journal.effects(),
     privateLogs: parts.flatMap((p) => p.privateLogs),
     publicLogs: journal.logs(),
-    contractClassLogs: parts.flatMap((p) =>
-      p.contractClassLogsHashes.map((h) => ({
-        contractAddress: h.contractAddress,
-        fields: { fields: classLogFields[classLogIndex++]!.fields },
-        emittedLength: h.length,
-      })),
-    ),
+    contractClassLogs: classLogsOf(tx, parts),
   };
   return {
     txHash,

@@ -23,6 +23,7 @@ import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../core
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
 import type { Tx } from '../core/tx.js';
 import { BlockBuilder } from '../execution/block-builder.js';
+import { ContractsInBlock } from '../execution/contracts-in-block.js';
 import {
   type ExecutionOptions,
   executeTx,
@@ -446,6 +447,10 @@ export class Sequencer {
     let misses = 0;
     let full = false;
     let yieldedAt = this.wall();
+    // Contracts the block's earlier txs published can be called by its later ones.
+    const base = this.o.execution?.contracts;
+    const inBlock = base && new ContractsInBlock(base);
+    const execution = { ...this.o.execution, contracts: inBlock };
     for (const { hash, tx } of this.o.txs.pending()) {
       if (builder.txCount >= this.settings.maxTxsPerBlock) break;
       const wall = this.wall();
@@ -464,7 +469,7 @@ export class Sequencer {
       if (tx.data.expirationTimestamp < globals.timestamp) continue;
       let result: TxExecutionResult;
       try {
-        result = executeTx(builder.fork, tx, hash, globals, this.o.execution);
+        result = executeTx(builder.fork, tx, hash, globals, execution);
       } catch (err) {
         if (!(err instanceof TxExecutionError)) throw err;
         used.add(hash);
@@ -485,6 +490,7 @@ export class Sequencer {
       budget.daGas -= billed.daGas;
       budget.bodyBytes -= bodyBytes;
       builder.addTx(result.effect);
+      inBlock?.add(result.effect);
       used.add(hash);
       manaUsed += BigInt(billed.l2Gas);
       if (result.revertReason) reverted.push({ hash, reason: result.revertReason });

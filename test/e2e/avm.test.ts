@@ -21,10 +21,11 @@ import { mapStorageSlot } from '../../src/execution/public-storage.js';
 import { type CairnProcess, startCairn } from '../helpers/process.js';
 import { result } from '../helpers/rpc.js';
 
-const [alice] = devAccounts(1);
+const [alice, bob] = devAccounts(2);
 const CONSTRUCTOR = 'constructor((Field),str<31>,str<31>,u8)';
 const MINT = 'mint_to_public((Field),u128)';
 const BALANCE = 'balance_of_public((Field))';
+const TRANSFER = 'transfer_in_public((Field),(Field),u128,Field)';
 /** Token's public_balances map is at storage slot 5. */
 const PUBLIC_BALANCES_SLOT = 5n;
 const str31 = (s: string) => Array.from({ length: 31 }, (_, i) => BigInt(s.charCodeAt(i) || 0));
@@ -76,11 +77,12 @@ describe('a real contract on a real node', {
     });
     const token = instance.address;
 
-    const published = await mine({ publishClass: tokenClass, publishInstances: [instance] });
-    assert.equal(published.executionResult, 'success');
-    // Instances and classes are found by public execution from the next block on.
+    // One tx publishes the class and the instance and runs the constructor: public execution sees
+    // the tx's own publications.
     const constructed = await mine({
       gasLimits: GAS,
+      publishClass: tokenClass,
+      publishInstances: [instance],
       publicCalls: [{ contractAddress: token, signature: CONSTRUCTOR, args }],
     });
     assert.equal(constructed.executionResult, 'success', constructed.error);
@@ -113,6 +115,24 @@ describe('a real contract on a real node', {
     ]);
     assert.equal(BigInt(stored), 1000n);
 
+    // Alice sends 300 to Bob (no authwit: she is the sender), and the balances follow.
+    const transferred = await mine({
+      gasLimits: GAS,
+      publicCalls: [
+        { contractAddress: token, signature: TRANSFER, args: [alice!.address, bob!.address, 300n, 0n] },
+      ],
+    });
+    assert.equal(transferred.executionResult, 'success', transferred.error);
+    const balanceOf = async (who: bigint) =>
+      BigInt(
+        await pub('svc_getPublicStorageAt', [
+          'latest',
+          toHex32(token),
+          toHex32(mapStorageSlot(PUBLIC_BALANCES_SLOT, who)),
+        ]),
+      );
+    assert.deepEqual([await balanceOf(alice!.address), await balanceOf(bob!.address)], [700n, 300n]);
+
     // A second constructor call fails: the contract is already initialized.
     const again = await mine({
       gasLimits: GAS,
@@ -132,14 +152,28 @@ describe('a real contract on a real node', {
     );
     const avmTestClass = makeContractClass({ artifactHash: randomFr(), packedBytecode: bytecode });
     const instance = makeContractInstance({ classId: avmTestClass.id, salt: randomFr() });
-    const published = await mine({ publishClass: avmTestClass, publishInstances: [instance] });
-    assert.equal(published.executionResult, 'success', published.error);
+    // Published by one tx and called by the next in the same block: the publishing tx pays a
+    // higher priority fee, so it comes first.
+    const publish = await prepareTx(client, {
+      feePayer: alice!.address,
+      publishClass: avmTestClass,
+      publishInstances: [instance],
+      maxPriorityFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 1n },
+    });
     // emit_public_log() emits four logs, with tags 10, 72 ("H"), a long string's first field and 1.
-    const emitted = await mine({
+    const emit = await prepareTx(client, {
+      feePayer: bob!.address,
       gasLimits: GAS,
       publicCalls: [{ contractAddress: instance.address, selector: 0x7933a124, args: [] }],
     });
+    await pub('svc_sendTx', [publish.wire]);
+    await pub('svc_sendTx', [emit.wire]);
+    await dev('svcDev_advanceToSlot', [++slot]);
+    const published = await pub('svc_getTxReceipt', [publish.hash]);
+    const emitted = await pub('svc_getTxReceipt', [emit.hash]);
+    assert.equal(published.executionResult, 'success', published.error);
     assert.equal(emitted.executionResult, 'success', emitted.error);
+    assert.equal(emitted.blockNumber, published.blockNumber, 'both txs are in one block');
     const address = toHex32(instance.address);
     const { logs, maxLogsHit } = await pub('node_getPublicLogs', [{ contractAddress: address }]);
     assert.equal(maxLogsHit, false);

@@ -56,14 +56,27 @@ function remember<V>(cache: Map<number, V>, key: number, value: V): V {
   return value;
 }
 
+/** Drops the cached entries from `first` on. */
+function forgetFrom<V>(cache: Map<number, V>, first: number): void {
+  if (first === Number.POSITIVE_INFINITY) return;
+  for (const key of cache.keys()) if (key >= first) cache.delete(key);
+}
+
 /** The chain store; only the archiver writes it, every other component reads it as a ChainReader. */
 export class ChainStore implements ChainReader {
   private readonly blockCache = new Map<number, L2Block>();
   private readonly checkpointCache = new Map<number, PublishedCheckpoint>();
   /** The latest block number as last read outside a write (svc_getBlockNumber reads it per call). */
   private latestBlockCache: number | undefined;
-  /** Writes under way: reads inside one see its uncommitted changes, so they are not cached. */
+  /** Writes under way: reads inside one see its uncommitted changes. */
   private writing = 0;
+  /**
+   * The lowest block and checkpoint numbers the write under way has put or removed: reads of those
+   * inside it bypass the caches, and their cached entries go when it ends (committed or not).
+   * Blocks and checkpoints below stay cached: most writes (the L1 sync point, tips) touch none.
+   */
+  private touchedBlocksFrom = Number.POSITIVE_INFINITY;
+  private touchedCheckpointsFrom = Number.POSITIVE_INFINITY;
 
   private readonly blocks: Database<Buffer, Buffer>;
   private readonly blockByHash: Database<Buffer, Buffer>;
@@ -94,7 +107,7 @@ export class ChainStore implements ChainReader {
     this.meta = env.database<unknown>('meta');
   }
 
-  /** Every change goes through here: one atomic write, after which the caches start afresh. */
+  /** Every change goes through here: one atomic write, after which what it touched is read afresh. */
   private write<T>(fn: () => T): T {
     this.writing++;
     this.latestBlockCache = undefined;
@@ -103,8 +116,12 @@ export class ChainStore implements ChainReader {
     } finally {
       this.writing--;
       this.latestBlockCache = undefined;
-      this.blockCache.clear();
-      this.checkpointCache.clear();
+      if (this.writing === 0) {
+        forgetFrom(this.blockCache, this.touchedBlocksFrom);
+        forgetFrom(this.checkpointCache, this.touchedCheckpointsFrom);
+        this.touchedBlocksFrom = Number.POSITIVE_INFINITY;
+        this.touchedCheckpointsFrom = Number.POSITIVE_INFINITY;
+      }
     }
   }
 
@@ -175,6 +192,10 @@ export class ChainStore implements ChainReader {
 
   getBlock(number: number): L2Block | undefined {
     if (!Number.isSafeInteger(number) || number < 0 || number > 0xffffffff) return undefined;
+    if (number >= this.touchedBlocksFrom) {
+      const bytes = this.blocks.get(u32Key(number));
+      return bytes === undefined ? undefined : decode<L2Block>(bytes);
+    }
     const cached = this.blockCache.get(number);
     if (cached !== undefined) return cached;
     const bytes = this.blocks.get(u32Key(number));
@@ -252,6 +273,7 @@ export class ChainStore implements ChainReader {
       for (const block of blocks.slice(replaced >= 0 ? replaced : blocks.length)) this.putBlock(block);
       const last = blocks[blocks.length - 1]!.number;
       if (this.latestBlockNumber < last) this.meta.putSync('latestBlock', last);
+      this.touchCheckpointsFrom(checkpoint.number);
       this.checkpoints.putSync(u32Key(checkpoint.number), encode(published));
       this.checkpointBySlot.putSync(u32Key(checkpoint.header.slotNumber), u32Key(checkpoint.number));
       this.meta.putSync('latestCheckpoint', checkpoint.number);
@@ -261,6 +283,10 @@ export class ChainStore implements ChainReader {
 
   getCheckpoint(number: number): PublishedCheckpoint | undefined {
     if (!Number.isSafeInteger(number) || number < 1 || number > 0xffffffff) return undefined;
+    if (number >= this.touchedCheckpointsFrom) {
+      const bytes = this.checkpoints.get(u32Key(number));
+      return bytes === undefined ? undefined : decode<PublishedCheckpoint>(bytes);
+    }
     const cached = this.checkpointCache.get(number);
     if (cached !== undefined) return cached;
     const bytes = this.checkpoints.get(u32Key(number));
@@ -445,7 +471,16 @@ export class ChainStore implements ChainReader {
 
   // ---- internals (inside a write) ---------------------------------------------------------------
 
+  private touchBlocksFrom(number: number): void {
+    this.touchedBlocksFrom = Math.min(this.touchedBlocksFrom, number);
+  }
+
+  private touchCheckpointsFrom(number: number): void {
+    this.touchedCheckpointsFrom = Math.min(this.touchedCheckpointsFrom, number);
+  }
+
   private putBlock(block: L2Block): void {
+    this.touchBlocksFrom(block.number);
     const key = u32Key(block.number);
     this.blocks.putSync(key, encode(block));
     this.blockByHash.putSync(frToBuffer(block.hash), key);
@@ -465,6 +500,7 @@ export class ChainStore implements ChainReader {
     for (let n = this.latestBlockNumber; n >= first; n--) {
       const block = this.getBlock(n);
       if (!block) continue;
+      this.touchBlocksFrom(n);
       this.blocks.removeSync(u32Key(n));
       this.blockByHash.removeSync(frToBuffer(block.hash));
       this.blockByArchive.removeSync(frToBuffer(block.archive.root));
@@ -477,6 +513,7 @@ export class ChainStore implements ChainReader {
     while (checkpoint > 0) {
       const published = this.getCheckpoint(checkpoint)!;
       if (published.checkpoint.startBlock + published.checkpoint.blockCount - 1 < first) break;
+      this.touchCheckpointsFrom(checkpoint);
       this.checkpoints.removeSync(u32Key(checkpoint));
       this.checkpointBySlot.removeSync(u32Key(published.checkpoint.header.slotNumber));
       checkpoint--;

@@ -16,6 +16,7 @@ import type { L1RollupConstants } from '../core/time.js';
 import type { L1Connection } from './connect.js';
 import { l1Chain } from './deploy.js';
 import { artifacts } from './generated/artifacts.js';
+import { signingOffThread } from './signer.js';
 
 const hex32 = (v: bigint) => toHex32(v) as Hex;
 
@@ -229,7 +230,8 @@ export class RollupClient {
 
   private wallet(account: PrivateKeyAccount) {
     return createWalletClient({
-      account,
+      // A proposal's calldata holds the checkpoint body: hashing it to sign is not for this thread.
+      account: signingOffThread(account),
       chain: l1Chain(this.l1.chainId, this.l1.rpcUrl),
       transport: http(this.l1.rpcUrl),
     });

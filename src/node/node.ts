@@ -5,7 +5,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { privateKeyToAccount } from 'viem/accounts';
 import { Archiver } from '../archiver/archiver.js';
 import { ChainStore } from '../archiver/chain-store.js';
 import type { Config } from '../config/settings.js';
@@ -18,6 +17,7 @@ import type { L1Connection } from '../l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
 import { FeeOracle } from '../l1/fee-oracle.js';
 import { RollupClient } from '../l1/rollup-client.js';
+import { accountFromKey } from '../l1/signer.js';
 import { TxService } from '../mempool/tx-service.js';
 import { DevProver } from '../prover/dev-prover.js';
 import { ChainQueries } from '../queries/chain.js';
@@ -239,7 +239,7 @@ export class CairnNode implements NodeApi {
               rollup,
               store: chain,
               constants,
-              prover: privateKeyToAccount(proverKey),
+              prover: accountFromKey(proverKey),
               logger: root.child({ component: 'prover' }),
             });
       if (prover === undefined)

@@ -8,9 +8,10 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Hex } from 'viem';
-import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, type PrivateKeyAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { ethAddress, l2Address } from '../core/codecs.js';
+import { accountFromKey } from '../l1/signer.js';
 
 const privateKey = z
   .string()
@@ -86,10 +87,10 @@ export function loadKeystore(path: string): Validator[] {
     throw new KeystoreError(`invalid keystore ${path}: ${issue.path.join('.') || 'file'}: ${issue.message}`);
   }
   const validators = parsed.data.validators.map((v) => {
-    const attester = privateKeyToAccount(v.attester);
+    const attester = accountFromKey(v.attester);
     return {
       attester,
-      publisher: v.publisher ? privateKeyToAccount(v.publisher) : attester,
+      publisher: v.publisher ? accountFromKey(v.publisher) : attester,
       ...(v.coinbase === undefined ? {} : { coinbase: v.coinbase }),
       ...(v.feeRecipient === undefined ? {} : { feeRecipient: v.feeRecipient }),
     };

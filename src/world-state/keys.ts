@@ -66,10 +66,21 @@ export function blockKey(block: number): Buffer {
   return key;
 }
 
+/** A block's journal: the slots (kind 0) and the value keys (kind 1) it wrote. */
 export function journalKey(block: number, kind: 0 | 1): Buffer {
   const key = Buffer.allocUnsafe(5);
   key.writeUInt32BE(block, 0);
   key[4] = kind;
+  return key;
+}
+
+/** The record of one part of a block whose commit is under way (parts 0 to 252), after its journal. */
+export function partKey(block: number, part: number): Buffer {
+  if (!Number.isInteger(part) || part < 0 || part > 252)
+    throw new RangeError(`no journal key for part ${part}`);
+  const key = Buffer.allocUnsafe(5);
+  key.writeUInt32BE(block, 0);
+  key[4] = 2 + part;
   return key;
 }
 

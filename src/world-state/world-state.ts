@@ -15,6 +15,7 @@ import {
   LEAF_KEY_BYTES,
   leafKey,
   PREIMAGE_LEVEL,
+  partKey,
   SLOT_BYTES,
   slotKey,
   versionKey,
@@ -37,6 +38,47 @@ import {
 import { type CommittedReader, decodePreimage, encodePreimage, View, ZERO_HASHES } from './view.js';
 
 const SNAPSHOT_BYTES = 32 + 6;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Puts per LMDB write when a block is committed in parts (~10-20 ms of the event loop each). */
+const PUTS_PER_PART = 8192;
+/** Parts of one block at most (their journal records are numbered in one byte). */
+const MAX_PARTS = 250;
+
+/** One put of a block's commit, and what its journal records: the slot or the value key. */
+interface Put {
+  db: Database<Buffer, Buffer>;
+  key: Buffer;
+  value: Buffer;
+  journal: Buffer;
+  isSlot: boolean;
+}
+
+interface BlockWrites {
+  block: number;
+  puts: Put[];
+  snapshots: Buffer;
+  prunedTo: number;
+}
+
+/** A part's journal record: the number of slots, the slots, then the value keys. */
+function encodePart(part: readonly Put[]): Buffer {
+  const slots = part.filter((p) => p.isSlot).map((p) => p.journal);
+  const leafKeys = part.filter((p) => !p.isSlot).map((p) => p.journal);
+  const count = Buffer.allocUnsafe(4);
+  count.writeUInt32BE(slots.length, 0);
+  return Buffer.concat([count, ...slots, ...leafKeys]);
+}
+
+function decodePart(bytes: Buffer): { slots: Buffer[]; leafKeys: Buffer[] } {
+  const count = bytes.readUInt32BE(0);
+  const slotsEnd = 4 + count * SLOT_BYTES;
+  const slots: Buffer[] = [];
+  for (let at = 4; at < slotsEnd; at += SLOT_BYTES) slots.push(bytes.subarray(at, at + SLOT_BYTES));
+  const leafKeys: Buffer[] = [];
+  for (let at = slotsEnd; at < bytes.length; at += LEAF_KEY_BYTES)
+    leafKeys.push(bytes.subarray(at, at + LEAF_KEY_BYTES));
+  return { slots, leafKeys };
+}
 /** The layout of the stored data; a store written with another layout is refused. */
 /** The store's layout; a snapshot is only restored into a node that reads the same one. */
 export const WORLD_STATE_SCHEMA_VERSION = 2;
@@ -69,6 +111,8 @@ export class WorldState implements CommittedReader {
   /** Bumped by every commit and rollback; a fork made before it can no longer be committed. */
   private generation = 0;
   private readonly forkGeneration = new WeakMap<View, number>();
+  /** The change under way (commit, rollback, reset), which the next one waits for. */
+  private changing: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly env: StoreEnvironment,
@@ -103,6 +147,8 @@ export class WorldState implements CommittedReader {
     } else {
       ws.latest = latest;
       ws.oldest = ws.meta.get('oldest') ?? 0;
+      // A commit the process did not finish.
+      ws.discardPartialBlock(latest + 1);
     }
     return ws;
   }
@@ -128,22 +174,41 @@ export class WorldState implements CommittedReader {
     return view;
   }
 
-  /** Makes the fork the next block in one atomic write; returns the new block number. */
-  async commit(fork: WorldStateFork): Promise<number> {
+  /**
+   * Makes the fork the next block; returns the new block number. A large block is written in
+   * parts with `pause()` between them (see writeBlockInParts); readers see all of it or none.
+   */
+  commit(fork: WorldStateFork, pause: () => Promise<void> = nextTurn): Promise<number> {
     if (!(fork instanceof View) || !fork.mutable)
-      throw new TypeError('commit takes a fork of this world state');
-    if (this.forkGeneration.get(fork) !== this.generation || fork.baseBlock !== this.latest) {
-      throw new Error(
-        `fork of block ${fork.baseBlock} is stale: the world state moved on (latest is ${this.latest})`,
-      );
-    }
-    this.writeBlock(fork);
-    this.forkGeneration.delete(fork);
-    return this.latest;
+      return Promise.reject(new TypeError('commit takes a fork of this world state'));
+    return this.serially(async () => {
+      if (this.forkGeneration.get(fork) !== this.generation || fork.baseBlock !== this.latest) {
+        throw new Error(
+          `fork of block ${fork.baseBlock} is stale: the world state moved on (latest is ${this.latest})`,
+        );
+      }
+      await this.writeBlockInParts(fork, pause);
+      this.forkGeneration.delete(fork);
+      return this.latest;
+    });
+  }
+
+  /** Runs changes one after another: a commit in parts is never interleaved with another change. */
+  private serially<T>(change: () => Promise<T> | T): Promise<T> {
+    const result = this.changing.then(change);
+    this.changing = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
   }
 
   /** Removes every block after `blockNumber`. */
-  async rollbackTo(blockNumber: number): Promise<void> {
+  rollbackTo(blockNumber: number): Promise<void> {
+    return this.serially(() => this.rollbackNow(blockNumber));
+  }
+
+  private rollbackNow(blockNumber: number): void {
     if (!Number.isInteger(blockNumber) || blockNumber > this.latest) {
       throw refused(`cannot roll back to block ${blockNumber}: the latest block is ${this.latest}`);
     }
@@ -164,7 +229,11 @@ export class WorldState implements CommittedReader {
    * Clears every tree and writes genesis again (a forced rollback rebuilds from here). A crash
    * in between leaves an empty store, which `open` turns into genesis.
    */
-  async reset(): Promise<void> {
+  reset(): Promise<void> {
+    return this.serially(() => this.resetNow());
+  }
+
+  private resetNow(): void {
     this.env.write(() => {
       for (const db of [this.versions, this.leaves, this.journal, this.blocks, this.meta]) db.clearSync();
       this.meta.putSync('schema', WORLD_STATE_SCHEMA_VERSION);
@@ -182,6 +251,7 @@ export class WorldState implements CommittedReader {
 
   /** Closes the store environment the world state was opened on. */
   async close(): Promise<void> {
+    await this.changing;
     this.generation++;
     await this.env.close();
   }
@@ -260,45 +330,134 @@ export class WorldState implements CommittedReader {
     this.writeBlock(genesis);
   }
 
-  /** Writes a fork as block `latest + 1`: versions, value index, journal, snapshots, pruning. */
-  private writeBlock(fork: View): void {
+  /** What committing a fork as block `latest + 1` writes. */
+  private blockWrites(fork: View): BlockWrites {
     const block = fork.pendingBlockNumber;
-    const changes = fork.changes();
-    const roots = TREE_IDS.map((tree) => fork.rootBytes(tree));
-    const sizes = fork.sizes();
-    const prunedTo =
-      this.options.historyBlocks > 0
-        ? Math.max(this.oldest, block - this.options.historyBlocks + 1)
-        : this.oldest;
-    this.env.write(() => {
-      const slots: Buffer[] = [];
-      const leafKeys: Buffer[] = [];
-      for (const { tree, pages, preimages, values } of changes) {
-        for (const { page, pageIndex, bytes } of pages) {
-          const slot = slotKey(tree, page, pageIndex);
-          this.versions.putSync(versionKey(slot, block), bytes);
-          slots.push(slot);
-        }
-        for (const [index, leaf] of preimages) {
-          const slot = slotKey(tree, PREIMAGE_LEVEL, index);
-          this.versions.putSync(versionKey(slot, block), encodePreimage(leaf));
-          slots.push(slot);
-        }
-        for (const [value, index] of values) {
-          const key = leafKey(tree, frToBuffer(value));
-          this.leaves.putSync(key, encodeLeafLocation(index, block));
-          leafKeys.push(key);
-        }
+    const puts: Put[] = [];
+    for (const { tree, pages, preimages, values } of fork.changes()) {
+      for (const { page, pageIndex, bytes } of pages) {
+        const slot = slotKey(tree, page, pageIndex);
+        puts.push({
+          db: this.versions,
+          key: versionKey(slot, block),
+          value: bytes,
+          journal: slot,
+          isSlot: true,
+        });
       }
-      this.journal.putSync(journalKey(block, 0), Buffer.concat(slots));
-      this.journal.putSync(journalKey(block, 1), Buffer.concat(leafKeys));
-      this.blocks.putSync(blockKey(block), encodeSnapshots(roots, sizes));
-      this.meta.putSync('latest', block);
-      if (prunedTo > this.oldest) this.prune(prunedTo);
-    });
-    this.latest = block;
-    this.oldest = prunedTo;
+      for (const [index, leaf] of preimages) {
+        const slot = slotKey(tree, PREIMAGE_LEVEL, index);
+        puts.push({
+          db: this.versions,
+          key: versionKey(slot, block),
+          value: encodePreimage(leaf),
+          journal: slot,
+          isSlot: true,
+        });
+      }
+      for (const [value, index] of values) {
+        const key = leafKey(tree, frToBuffer(value));
+        puts.push({
+          db: this.leaves,
+          key,
+          value: encodeLeafLocation(index, block),
+          journal: key,
+          isSlot: false,
+        });
+      }
+    }
+    const roots = TREE_IDS.map((tree) => fork.rootBytes(tree));
+    return {
+      block,
+      puts,
+      snapshots: encodeSnapshots(roots, fork.sizes()),
+      prunedTo:
+        this.options.historyBlocks > 0
+          ? Math.max(this.oldest, block - this.options.historyBlocks + 1)
+          : this.oldest,
+    };
+  }
+
+  /** Writes a fork as block `latest + 1` in one LMDB write (genesis). */
+  private writeBlock(fork: View): void {
+    const writes = this.blockWrites(fork);
+    this.env.write(() => this.sealBlock(writes, writes.puts, 0));
+    this.afterBlock(writes);
+  }
+
+  /**
+   * Writes a fork as block `latest + 1` in parts of at most PUTS_PER_PART puts, each its own LMDB
+   * write with `pause()` between them, so that a large block does not hold the event loop for the
+   * whole write. Until the last part moves `latest`, readers do not see the block (its versions are
+   * newer than any block they read) and each part's journal record lists what it wrote: a crash
+   * in between leaves records that `open` uses to remove them (discardPartialBlock).
+   */
+  private async writeBlockInParts(fork: View, pause: () => Promise<void>): Promise<void> {
+    const writes = this.blockWrites(fork);
+    const perPart = Math.max(PUTS_PER_PART, Math.ceil(writes.puts.length / MAX_PARTS));
+    let parts = 0;
+    try {
+      while (writes.puts.length - parts * perPart > perPart) {
+        const part = writes.puts.slice(parts * perPart, (parts + 1) * perPart);
+        this.env.write(() => {
+          for (const put of part) put.db.putSync(put.key, put.value);
+          this.journal.putSync(partKey(writes.block, parts), encodePart(part));
+        });
+        parts++;
+        await pause();
+      }
+      this.env.write(() => this.sealBlock(writes, writes.puts.slice(parts * perPart), parts));
+    } catch (err) {
+      this.discardPartialBlock(writes.block);
+      throw err;
+    }
+    this.afterBlock(writes);
+  }
+
+  /**
+   * Inside a write: the block's last puts, its journal (the slots and value keys of all of its
+   * parts, whose own records go), its snapshots, `latest`, and pruning.
+   */
+  private sealBlock(writes: BlockWrites, last: readonly Put[], earlierParts: number): void {
+    for (const put of last) put.db.putSync(put.key, put.value);
+    const slots: Buffer[] = [];
+    const leafKeys: Buffer[] = [];
+    for (const put of writes.puts) (put.isSlot ? slots : leafKeys).push(put.journal);
+    for (let part = 0; part < earlierParts; part++) this.journal.removeSync(partKey(writes.block, part));
+    this.journal.putSync(journalKey(writes.block, 0), Buffer.concat(slots));
+    this.journal.putSync(journalKey(writes.block, 1), Buffer.concat(leafKeys));
+    this.blocks.putSync(blockKey(writes.block), writes.snapshots);
+    this.meta.putSync('latest', writes.block);
+    if (writes.prunedTo > this.oldest) this.prune(writes.prunedTo);
+  }
+
+  private afterBlock(writes: BlockWrites): void {
+    this.latest = writes.block;
+    this.oldest = writes.prunedTo;
     this.generation++;
+  }
+
+  /**
+   * Removes the parts of block `block` that a commit wrote before it failed or the process
+   * stopped (the block itself was never sealed, so nothing reads them).
+   */
+  private discardPartialBlock(block: number): void {
+    const records = Array.from(
+      this.journal.getRange({ start: partKey(block, 0), end: journalKey(block + 1, 0) }),
+    );
+    if (records.length === 0) return;
+    this.env.write(() => {
+      for (const { key, value } of records) {
+        const { slots, leafKeys } = decodePart(value);
+        for (const slot of slots) this.versions.removeSync(versionKey(slot, block));
+        for (const leaf of leafKeys) {
+          const location = this.leaves.get(leaf);
+          if (location !== undefined && decodeLeafLocation(location).blockNumber === block)
+            this.leaves.removeSync(leaf);
+        }
+        this.journal.removeSync(key);
+      }
+    });
   }
 
   /** Inside a write: deletes every version, journal and snapshot of `block`. */

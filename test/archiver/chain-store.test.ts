@@ -90,6 +90,9 @@ describe('chain store', () => {
     // Block 3 is proposed, but L1 gets another block 3.
     const proposed3 = await nextBlock(ws, [tx(4n)], at(2, 0, 6));
     store.addProposedBlock(proposed3);
+    // Read (and so cached) before L1 replaces it: the cache must not outlive the replacement.
+    assert.equal(store.getBlock(3)!.hash, proposed3.hash);
+    assert.equal(store.getTxEffect(0x7004n)!.l2BlockNumber, 3);
     await ws.rollbackTo(2);
     const other3 = await nextBlock(ws, [tx(5n)], at(2, 0, 6));
     assert.notEqual(other3.hash, proposed3.hash);
@@ -124,6 +127,9 @@ describe('chain store', () => {
   });
 
   test('unwinding a pruned checkpoint, then blocks, lowers every tip with them', () => {
+    // Cached before the unwind, gone after it.
+    assert.equal(store.getBlock(3)!.hash, blocks[3]!.hash);
+    assert.equal(store.getCheckpoint(2)!.checkpoint.number, 2);
     const removed = store.unwindCheckpointsAfter(1);
     assert.deepEqual(
       removed.map((b) => b.number),
@@ -133,6 +139,7 @@ describe('chain store', () => {
     assert.equal(store.getTips().proven.checkpoint.number, 1);
     assert.equal(store.getCheckpointNumberBySlot(6), undefined);
     assert.equal(store.getBlock(3), undefined);
+    assert.equal(store.getCheckpoint(2), undefined);
     const more = store.unwindBlocksAfter(1);
     assert.deepEqual(
       more.map((b) => b.number),
@@ -145,5 +152,6 @@ describe('chain store', () => {
     assert.equal(tips.finalized.checkpoint.number, 0);
     assert.equal(store.getTxEffect(0x7003n), undefined);
     assert.equal(store.getTxEffect(0x7001n)!.l2BlockNumber, 1);
+    assert.equal(store.getBlock(2), undefined);
   });
 });

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { artifactPath } from '../scripts/fetch-artifacts.mjs';
 import { executeBytecode, executePublicCall } from '../src/avm/interpreter.js';
-import { AvmJournal } from '../src/avm/journal.js';
+import { AVM_MAX_PROCESSABLE_L2_GAS, AvmJournal } from '../src/avm/journal.js';
 import { Tag } from '../src/avm/memory.js';
 import { InMemoryAvmWorld } from '../src/avm/memory-world.js';
 import { Op } from '../src/avm/opcodes.js';
@@ -40,7 +40,8 @@ function loopProgram(iterations: number): Uint8Array {
 }
 
 function benchLoop(): void {
-  const iterations = 300_000;
+  // Within the 6M L2 gas a call may be given (ADD, LT and JUMPI cost about 100 gas a round).
+  const iterations = 50_000;
   const bytecode = loopProgram(iterations);
   const world = new InMemoryAvmWorld();
   const rates: number[] = [];
@@ -54,7 +55,7 @@ function benchLoop(): void {
         sender: 0n,
         calldata: [],
         isStaticCall: false,
-        gasLimit: { l2: 2 ** 32 - 1, da: 0 },
+        gasLimit: { l2: AVM_MAX_PROCESSABLE_L2_GAS, da: 0 },
         transactionFee: 0n,
         globals: GLOBALS,
       },

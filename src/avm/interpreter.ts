@@ -24,6 +24,7 @@ import {
   toRadixGasLimbs,
 } from './gas.js';
 import type { AvmHost } from './host.js';
+import { AVM_MAX_PROCESSABLE_L2_GAS } from './journal.js';
 import {
   checkRange,
   MEMORY_SIZE,
@@ -171,6 +172,13 @@ function runTopLevel(
     if (!Number.isSafeInteger(gas) || gas < 0 || gas >= 2 ** 32)
       throw new RangeError(`gas limit ${gas} is not a u32`);
   }
+  // The most a tx's public execution is given, as in the reference. It also bounds what a program
+  // can make this process hold: call depth (~600 frames), internal-call depth and memory.
+  if (request.gasLimit.l2 > AVM_MAX_PROCESSABLE_L2_GAS) {
+    throw new RangeError(
+      `L2 gas limit ${request.gasLimit.l2} is above the ${AVM_MAX_PROCESSABLE_L2_GAS} a transaction's public execution may use`,
+    );
+  }
   const env: FrameEnv = {
     address: request.address,
     sender: request.sender,
@@ -180,10 +188,14 @@ function runTopLevel(
     globals: request.globals,
   };
   host.checkpoint();
-  const outcome =
+  const outcome = runFrames(
+    host,
     bytecode === undefined
-      ? runFrame(host, env, request.gasLimit.l2, request.gasLimit.da)
-      : interpret(host, env, programForBytecode(bytecode), request.gasLimit.l2, request.gasLimit.da);
+      ? startFrame(host, env, request.gasLimit.l2, request.gasLimit.da)
+      : bytecode.length === 0
+        ? haltedBeforeStart(`no bytecode to run at 0x${env.address.toString(16)} (empty bytecode)`)
+        : interpret(host, env, programForBytecode(bytecode), request.gasLimit.l2, request.gasLimit.da),
+  );
   if (outcome.reverted) host.revert();
   else host.commit();
   const output = outcome.output;
@@ -211,8 +223,21 @@ function programForBytecode(bytecode: Uint8Array): Program {
   return program;
 }
 
-/** One call frame: the callee's bytecode from the host, then the interpreter. */
-function runFrame(host: AvmHost, env: FrameEnv, l2Gas: number, daGas: number): FrameOutcome {
+/**
+ * A running call frame. It yields when it makes a nested call and is resumed with the callee's
+ * outcome, so that nesting is a stack of frames in `runFrames`, not JavaScript recursion: call depth
+ * is bounded by gas alone (as in the reference), never by the JavaScript stack.
+ */
+type Frame = Generator<NestedCall, FrameOutcome, FrameOutcome>;
+
+interface NestedCall {
+  env: FrameEnv;
+  l2Gas: number;
+  daGas: number;
+}
+
+/** One call frame: the callee's bytecode from the host, then the interpreter (or an outcome at once). */
+function startFrame(host: AvmHost, env: FrameEnv, l2Gas: number, daGas: number): Frame | FrameOutcome {
   const lookup = host.getBytecode(env.address);
   if (!lookup.ok || lookup.bytecode.length === 0) {
     const why = lookup.ok ? 'empty bytecode' : lookup.reason;
@@ -220,6 +245,32 @@ function runFrame(host: AvmHost, env: FrameEnv, l2Gas: number, daGas: number): F
   }
   return interpret(host, env, programForClass(lookup.classId, lookup.bytecode), l2Gas, daGas);
 }
+
+/** Runs a frame and every frame it calls, depth first, to the frame's outcome. */
+function runFrames(host: AvmHost, first: Frame | FrameOutcome): FrameOutcome {
+  if (!isFrame(first)) return first;
+  const stack: Frame[] = [first];
+  let resumeWith: FrameOutcome | undefined;
+  for (;;) {
+    const frame = stack[stack.length - 1]!;
+    // A new frame starts with next(undefined); a caller resumes with its callee's outcome.
+    const step = resumeWith === undefined ? frame.next() : frame.next(resumeWith);
+    if (step.done) {
+      stack.pop();
+      if (stack.length === 0) return step.value;
+      resumeWith = step.value;
+      continue;
+    }
+    const { env, l2Gas, daGas } = step.value;
+    const callee = startFrame(host, env, l2Gas, daGas);
+    if (isFrame(callee)) {
+      stack.push(callee);
+      resumeWith = undefined;
+    } else resumeWith = callee;
+  }
+}
+
+const isFrame = (x: Frame | FrameOutcome): x is Frame => typeof (x as Frame).next === 'function';
 
 function haltedBeforeStart(reason: string): FrameOutcome {
   return {
@@ -274,13 +325,7 @@ function sameData(a: readonly bigint[], b: readonly bigint[]): boolean {
 }
 
 /** Executes `program` as one call frame with the given gas. */
-function interpret(
-  host: AvmHost,
-  env: FrameEnv,
-  program: Program,
-  l2Gas: number,
-  daGas: number,
-): FrameOutcome {
+function* interpret(host: AvmHost, env: FrameEnv, program: Program, l2Gas: number, daGas: number): Frame {
   const memory = new TaggedMemory();
   const length = program.bytecode.length;
   const internalCalls: number[] = [];
@@ -674,7 +719,7 @@ function interpret(
             globals: env.globals,
           };
           host.checkpoint();
-          const outcome = runFrame(host, child, l2Given, daGiven);
+          const outcome: FrameOutcome = yield { env: child, l2Gas: l2Given, daGas: daGiven };
           if (outcome.reverted) host.revert();
           else host.commit();
           nestedData = outcome.output;

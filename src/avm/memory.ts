@@ -39,7 +39,9 @@ export function truncateToTag(value: bigint, tag: number): bigint {
   return value & TAG_MASKS[tag]!;
 }
 
-const PAGE_BITS = 10;
+// Small pages (64 cells, under 1 KB each) keep what a program allocates proportionate to the gas it
+// pays: a write in a fresh page costs a few dozen gas at least, so 6M gas reach well under 100 MB.
+const PAGE_BITS = 6;
 const PAGE_SIZE = 1 << PAGE_BITS;
 /** Pages below this index sit in a plain array; the (rare) higher ones in a map. */
 const LOW_PAGES = 4096;

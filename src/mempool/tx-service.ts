@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { ChainReader } from '../archiver/chain-reader.js';
 import type { IndexedTxEffect } from '../archiver/chain-store.js';
-import { RevertCode, type TxEffect } from '../core/block.js';
+import { type L2Block, RevertCode, type TxEffect } from '../core/block.js';
 import type { GasFees, GlobalVariables } from '../core/block-header.js';
 import { type AllowedElement, PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
 import { siloNullifier } from '../core/contracts.js';
@@ -309,6 +309,20 @@ export class TxService {
   // ---- settling with the chain ---------------------------------------------------------------
 
   /** After a chain pass: mined / returned / dropped txs, and the fee snapshot. */
+  /** The tx hashes of a block of the chain store, kept while the store keeps the block cached. */
+  private txHashesOf(blockNumber: number): Set<Fr> | undefined {
+    const block = this.o.chain.getBlock(blockNumber);
+    if (block === undefined) return undefined;
+    let hashes = this.txHashesByBlock.get(block);
+    if (hashes === undefined) {
+      hashes = new Set(block.body.txEffects.map((e) => e.txHash));
+      this.txHashesByBlock.set(block, hashes);
+    }
+    return hashes;
+  }
+
+  private readonly txHashesByBlock = new WeakMap<L2Block, Set<Fr>>();
+
   async afterPass(): Promise<void> {
     const latest = this.o.chain.latestBlockNumber;
     const tips = this.o.chain.getTips();
@@ -316,9 +330,14 @@ export class TxService {
     const back: Fr[] = [];
     const final: Fr[] = [];
     for (const entry of this.pool.minedEntries()) {
-      const effect = this.o.chain.getTxEffect(entry.hash);
-      if (!effect) back.push(entry.hash);
-      else if (effect.l2BlockNumber <= tips.finalized.block.number) final.push(entry.hash);
+      // Still in the block it was mined in (the usual case, checked without a lookup per tx), or
+      // wherever the chain has it now.
+      const minedIn = entry.blockNumber!;
+      const at = this.txHashesOf(minedIn)?.has(entry.hash)
+        ? minedIn
+        : this.o.chain.getTxEffect(entry.hash)?.l2BlockNumber;
+      if (at === undefined) back.push(entry.hash);
+      else if (at <= tips.finalized.block.number) final.push(entry.hash);
     }
     if (back.length > 0) {
       this.pool.markPending(back);

@@ -146,6 +146,7 @@ export const txReceiptEarlier = z
 export const publicSimulationOutput = z
   .object({
     revertReason: z.string().optional(),
+    revertData: z.array(frHex).optional(),
     globalVariables,
     txEffect,
     publicReturnValues: z.array(z.object({ values: z.array(frHex) })),

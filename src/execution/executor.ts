@@ -65,6 +65,8 @@ export interface TxExecutionResult {
   txHash: Fr;
   effect: TxEffect;
   revertReason?: string;
+  /** The revert data of the AVM call that made the tx revert (e.g. an error selector and fields), if any. */
+  revertData?: Fr[];
   gasUsed: GasUsed;
   /** The values each public call returned, one entry per call in execution order (empty for a call that failed). */
   publicReturnValues: { values: Fr[] }[];
@@ -202,6 +204,9 @@ export function executeTx(
     l2Gas: publicGas.l2Gas - teardownStart.l2Gas,
   });
 
+  /** The output of the last AVM call that reverted: the tx's revert data if that made it revert. */
+  let failedCallOutput: Fr[] = [];
+  let revertData: Fr[] | undefined;
   /** A call to a published contract, on the AVM; its gas is what the AVM used. */
   const runOnAvm = (request: PublicCallRequest, calldata: Fr[], entry: { values: Fr[] }): void => {
     if (contracts === undefined) {
@@ -233,11 +238,15 @@ export function executeTx(
           : 0n,
     });
     publicGas = addGas(publicGas, result.gasUsed);
-    if (result.reverted) throw new PublicCallRevert(avmRevertReason(result));
+    if (result.reverted) {
+      failedCallOutput = result.output;
+      throw new PublicCallRevert(avmRevertReason(result));
+    }
     entry.values = result.output;
   };
 
   const run = (request: PublicCallRequest): void => {
+    failedCallOutput = [];
     const calldata = tx.publicFunctionCalldata[callIndex++]!.values;
     const mark = journal.mark();
     // Each call gets an entry, empty until (unless) it returns.
@@ -300,6 +309,7 @@ export function executeTx(
   } catch (err) {
     if (!(err instanceof PublicCallRevert)) throw err;
     revertReason = `App logic reverted: ${err.message}`;
+    revertData = failedCallOutput;
     journal.rollback(appMark);
     avm.rollback(avmAppMark);
     countPrivate([data.nonRevertible]);
@@ -324,7 +334,10 @@ export function executeTx(
       }
     } catch (err) {
       if (!(err instanceof PublicCallRevert)) throw err;
-      revertReason = revertReason ?? `Teardown reverted: ${err.message}`;
+      if (revertReason === undefined) {
+        revertReason = `Teardown reverted: ${err.message}`;
+        revertData = failedCallOutput;
+      }
       journal.rollback(appMark);
       avm.rollback(avmAppMark);
     }
@@ -377,6 +390,7 @@ export function executeTx(
     txHash,
     effect,
     ...(revertReason ? { revertReason } : {}),
+    ...(revertData !== undefined && revertData.length > 0 ? { revertData } : {}),
     gasUsed: { totalGas, teardownGas, publicGas, billedGas },
     publicReturnValues: returnValues,
   };

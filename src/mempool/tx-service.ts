@@ -73,6 +73,8 @@ export interface SimulationOverrides {
 
 export interface PublicSimulationOutput {
   revertReason?: string;
+  /** The reverting public call's revert data (an error selector and its fields, for example). */
+  revertData?: Fr[];
   globalVariables: GlobalVariables;
   txEffect: TxEffect;
   publicReturnValues: TxExecutionResult['publicReturnValues'];
@@ -557,6 +559,7 @@ export class TxService {
       });
       return {
         ...(result.revertReason !== undefined ? { revertReason: result.revertReason } : {}),
+        ...(result.revertData !== undefined ? { revertData: result.revertData } : {}),
         globalVariables,
         txEffect: result.effect,
         publicReturnValues: result.publicReturnValues,

@@ -133,6 +133,17 @@ describe('a real contract on a real node', {
       );
     assert.deepEqual([await balanceOf(alice!.address), await balanceOf(bob!.address)], [700n, 300n]);
 
+    // Bob is not a minter: simulating his mint reverts, with the contract's revert data.
+    const forbidden = await prepareTx(client, {
+      feePayer: bob!.address,
+      gasLimits: GAS,
+      publicCalls: [{ contractAddress: token, signature: MINT, args: [bob!.address, 1n] }],
+    });
+    const refused = await pub('svc_simulatePublicCalls', [forbidden.wire, true]);
+    assert.match(refused.revertReason, /^App logic reverted: /);
+    assert.ok(refused.revertData.length > 0, 'revert data');
+    assert.ok(refused.revertReason.includes(refused.revertData[0].slice(2)), 'the reason carries the data');
+
     // A second constructor call fails: the contract is already initialized.
     const again = await mine({
       gasLimits: GAS,

@@ -155,9 +155,10 @@ describe('executeTx: public calls to published contracts run on the AVM', {
       assert.equal(result.effect.revertCode !== RevertCode.OK, reverted, `${where}: ${result.revertReason}`);
       if (reverted) {
         assert.match(result.revertReason!, /^App logic reverted: /, where);
-        // A revert with data keeps it in the reason.
-        for (const word of steps.at(-1)!.expect.output)
-          assert.ok(result.revertReason!.includes(word.slice(2)), where);
+        // A revert with data keeps it in the reason, and as the result's revert data.
+        const data = steps.at(-1)!.expect.output;
+        for (const word of data) assert.ok(result.revertReason!.includes(word.slice(2)), where);
+        assert.deepEqual(result.revertData?.map(hex) ?? [], data, `${where}: revert data`);
       } else {
         for (const [k, s] of steps.entries()) {
           assert.deepEqual(

@@ -47,25 +47,54 @@ function decode<T>(bytes: Uint8Array): T {
  */
 export const INDEX_VERSION = 1;
 
-/** Decoded blocks and checkpoints kept in memory; reads of recent ones are the hot path. */
-const CACHE_ENTRIES = 512;
+/**
+ * Decoded blocks and checkpoints kept in memory (reads of recent ones are the hot path): at most
+ * this many, and at most CACHE_BYTES of their stored encoding. A full block decodes to a few MB of
+ * objects, so a count alone would let the cache hold gigabytes.
+ */
+export const CACHE_ENTRIES = 512;
+export const CACHE_BYTES = 32 * 1024 * 1024;
 
-function remember<V>(cache: Map<number, V>, key: number, value: V): V {
-  if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
-  return value;
-}
+/** A map of decoded values, oldest first, bounded by count and by the encoded size of its values. */
+export class DecodedCache<V> {
+  private readonly entries = new Map<number, { value: V; bytes: number }>();
+  private bytes = 0;
 
-/** Drops the cached entries from `first` on. */
-function forgetFrom<V>(cache: Map<number, V>, first: number): void {
-  if (first === Number.POSITIVE_INFINITY) return;
-  for (const key of cache.keys()) if (key >= first) cache.delete(key);
+  get(key: number): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  remember(key: number, value: V, encodedBytes: number): V {
+    this.forget(key);
+    while (
+      this.entries.size > 0 &&
+      (this.entries.size >= CACHE_ENTRIES || this.bytes + encodedBytes > CACHE_BYTES)
+    ) {
+      this.forget(this.entries.keys().next().value!);
+    }
+    this.entries.set(key, { value, bytes: encodedBytes });
+    this.bytes += encodedBytes;
+    return value;
+  }
+
+  /** Drops the entries from `first` on. */
+  forgetFrom(first: number): void {
+    if (first === Number.POSITIVE_INFINITY) return;
+    for (const key of [...this.entries.keys()]) if (key >= first) this.forget(key);
+  }
+
+  private forget(key: number): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
 }
 
 /** The chain store; only the archiver writes it, every other component reads it as a ChainReader. */
 export class ChainStore implements ChainReader {
-  private readonly blockCache = new Map<number, L2Block>();
-  private readonly checkpointCache = new Map<number, PublishedCheckpoint>();
+  private readonly blockCache = new DecodedCache<L2Block>();
+  private readonly checkpointCache = new DecodedCache<PublishedCheckpoint>();
   /** The latest block number as last read outside a write (svc_getBlockNumber reads it per call). */
   private latestBlockCache: number | undefined;
   /** Writes under way: reads inside one see its uncommitted changes. */
@@ -117,8 +146,8 @@ export class ChainStore implements ChainReader {
       this.writing--;
       this.latestBlockCache = undefined;
       if (this.writing === 0) {
-        forgetFrom(this.blockCache, this.touchedBlocksFrom);
-        forgetFrom(this.checkpointCache, this.touchedCheckpointsFrom);
+        this.blockCache.forgetFrom(this.touchedBlocksFrom);
+        this.checkpointCache.forgetFrom(this.touchedCheckpointsFrom);
         this.touchedBlocksFrom = Number.POSITIVE_INFINITY;
         this.touchedCheckpointsFrom = Number.POSITIVE_INFINITY;
       }
@@ -199,7 +228,9 @@ export class ChainStore implements ChainReader {
     const cached = this.blockCache.get(number);
     if (cached !== undefined) return cached;
     const bytes = this.blocks.get(u32Key(number));
-    return bytes === undefined ? undefined : remember(this.blockCache, number, decode<L2Block>(bytes));
+    return bytes === undefined
+      ? undefined
+      : this.blockCache.remember(number, decode<L2Block>(bytes), bytes.length);
   }
 
   getBlockNumberByHash(hash: Fr): number | undefined {
@@ -292,7 +323,7 @@ export class ChainStore implements ChainReader {
     const bytes = this.checkpoints.get(u32Key(number));
     return bytes === undefined
       ? undefined
-      : remember(this.checkpointCache, number, decode<PublishedCheckpoint>(bytes));
+      : this.checkpointCache.remember(number, decode<PublishedCheckpoint>(bytes), bytes.length);
   }
 
   getCheckpointNumberBySlot(slot: number): number | undefined {

@@ -236,7 +236,24 @@ export async function dumpAnvilState(rpcUrl: string, timeoutMs = 60_000): Promis
   const body = (await res.json()) as { result?: unknown; error?: { message?: string } };
   if (typeof body.result !== 'string')
     throw new Error(`anvil_dumpState failed: ${body.error?.message ?? 'no result'}`);
-  return promisify(gunzip)(Buffer.from(body.result.slice(2), 'hex'));
+  return promisify(gunzip)(await hexToBytesInSlices(body.result, 2));
+}
+
+/** Hex characters decoded per turn of the event loop (~5 ms): a dump's hex runs to tens of MB. */
+const HEX_CHARS_PER_SLICE = 1 << 21;
+
+/** Decodes `hex` from `start` (an even number of hex digits) in slices, yielding between them. */
+export async function hexToBytesInSlices(hex: string, start = 0): Promise<Buffer> {
+  const out = Buffer.allocUnsafe((hex.length - start) >>> 1);
+  let written = 0;
+  for (let at = start; at < hex.length; at += HEX_CHARS_PER_SLICE) {
+    const slice = hex.slice(at, Math.min(hex.length, at + HEX_CHARS_PER_SLICE));
+    const bytes = out.write(slice, written, 'hex');
+    if (bytes * 2 !== slice.length) throw new Error(`not hex at character ${at + bytes * 2}`);
+    written += bytes;
+    if (at + HEX_CHARS_PER_SLICE < hex.length) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return out;
 }
 
 export interface SavedStateLogger {

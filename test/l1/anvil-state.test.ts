@@ -1,6 +1,7 @@
 // The embedded L1's saved state: the consistency check of anvil's state dumps (the state root of
 // the accounts against the latest block's), and the files the node saves and starts from.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -21,6 +22,7 @@ import {
   checkAnvilState,
   checkAnvilStateBytes,
   dumpAnvilState,
+  hexToBytesInSlices,
   SavedL1State,
   stateFiles,
 } from '../../src/l1/anvil-state.js';
@@ -333,4 +335,15 @@ describe('SavedL1State', () => {
     assert.ok(!existsSync(files.temp));
     assert.equal(await new SavedL1State(join(dir, 'nothing'), recordingLogger()).chooseStart(), undefined);
   });
+});
+
+test('hex is decoded in slices to the same bytes, and a bad digit is refused', async () => {
+  const bytes = randomBytes(3 * (1 << 20) + 7);
+  const hex = `0x${bytes.toString('hex')}`;
+  assert.deepEqual(await hexToBytesInSlices(hex, 2), bytes);
+  assert.deepEqual(await hexToBytesInSlices('', 0), Buffer.alloc(0));
+  await assert.rejects(
+    hexToBytesInSlices(`${hex.slice(0, 1000)}zz${hex.slice(1002)}`, 2),
+    /not hex at character 1000/,
+  );
 });

@@ -40,6 +40,38 @@ export async function runLimited<T>(jobs: (() => Promise<T>)[], limit: number): 
   return out;
 }
 
+/**
+ * A node on the realtime clock as the load benches run it: `slotSeconds`-second slots, an L1 block
+ * a second, up to 1,000 txs per block and room for `poolTxs` pending txs; BENCH_LOG_LEVEL (warn),
+ * BENCH_CAIRN_ARGS (more `cairn start` arguments), BENCH_CPU_PROF_DIR and BENCH_NODE_FLAGS (Node
+ * flags for the node) from the environment.
+ */
+export function startRealtimeNode(slotSeconds: number, poolTxs: number) {
+  const words = (value: string | undefined) => value?.split(' ').filter((a) => a !== '') ?? [];
+  const cpuProfDir = process.env.BENCH_CPU_PROF_DIR;
+  return startCairn(
+    [
+      '--slot-duration',
+      String(slotSeconds),
+      '--l1-block-time',
+      '1',
+      '--max-txs-per-block',
+      '1000',
+      // The default cap is 10,000 pending txs.
+      '--mempool-max-tx-count',
+      String(Math.max(10_000, poolTxs)),
+      '--log-level',
+      process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...words(process.env.BENCH_CAIRN_ARGS),
+    ],
+    {},
+    [
+      ...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []),
+      ...words(process.env.BENCH_NODE_FLAGS),
+    ],
+  );
+}
+
 /** A node on the manual clock taking one block of up to MAX_TXS_PER_BLOCK txs per checkpoint. */
 export function startChainNode(cpuProfDir: string | undefined) {
   return startCairn(
@@ -100,6 +132,20 @@ export function post(url: string, body: string | Buffer): Promise<string> {
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * `post`, retried once on a new connection when the node closes a kept-alive one as the request
+ * goes out (ECONNRESET), as HTTP clients do; `resets.count` counts the retries.
+ */
+export async function postRetrying(url: string, body: string, resets: { count: number }): Promise<string> {
+  try {
+    return await post(url, body);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ECONNRESET') throw err;
+    resets.count++;
+    return post(url, body);
+  }
 }
 
 async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {

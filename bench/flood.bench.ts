@@ -19,37 +19,26 @@
 // BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof.
 import { readFileSync } from 'node:fs';
 import { devAccounts, NodeClient, randomFr, toWire } from '../src/client/index.js';
-import { startCairn } from '../test/helpers/process.js';
-import { benchOnNode, fmt, log, nodeRpc, percentile, post, type RpcReply, txFactory } from './chain-node.js';
+import {
+  benchOnNode,
+  fmt,
+  log,
+  nodeRpc,
+  percentile,
+  postRetrying,
+  type RpcReply,
+  startRealtimeNode,
+  txFactory,
+} from './chain-node.js';
 
 const N = Number(process.env.BENCH_FLOOD_TXS ?? 20_000);
 const IN_FLIGHT = Number(process.env.BENCH_FLOOD_IN_FLIGHT ?? 32);
 const SUSTAINED_S = Number(process.env.BENCH_SUSTAINED_S ?? 300);
-const CPU_PROF_DIR = process.env.BENCH_CPU_PROF_DIR;
 const SLOT_S = 4;
 /** Max fees per gas as a multiple of the min fees: room for the congestion the flood causes. */
 const FEE_HEADROOM = 20n;
 
-const node = await startCairn(
-  [
-    '--slot-duration',
-    String(SLOT_S),
-    '--l1-block-time',
-    '1',
-    '--max-txs-per-block',
-    '1000',
-    // Room for the whole flood (the default cap is 10,000 pending txs).
-    '--mempool-max-tx-count',
-    String(2 * N),
-    '--log-level',
-    process.env.BENCH_LOG_LEVEL ?? 'warn',
-  ],
-  {},
-  [
-    ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
-    ...(process.env.BENCH_NODE_FLAGS?.split(' ') ?? []),
-  ],
-);
+const node = await startRealtimeNode(SLOT_S, 2 * N);
 
 /**
  * The node's resident set in MB: all of it, and its anonymous part (heap, buffers) without the
@@ -87,18 +76,9 @@ await benchOnNode('flood', node, async () => {
   log(`built ${N} txs in ${fmt(performance.now() - t0, 0)} ms`);
 
   /** Sends one body; its latency, or throws on a JSON-RPC error. */
-  // A kept-alive connection the node closes as a request goes out (ECONNRESET) is retried once on
-  // a new one, as HTTP clients do; the retries are counted and printed.
-  let resets = 0;
-  const postOnce = async (body: string): Promise<string> => {
-    try {
-      return await post(node.publicUrl, body);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ECONNRESET') throw err;
-      resets++;
-      return post(node.publicUrl, body);
-    }
-  };
+  // Kept-alive connections the node closed as a request went out are retried once and counted.
+  const resets = { count: 0 };
+  const postOnce = (body: string) => postRetrying(node.publicUrl, body, resets);
   const send = async (body: string): Promise<number> => {
     const started = performance.now();
     const reply = JSON.parse(await postOnce(body)) as RpcReply;
@@ -195,7 +175,7 @@ await benchOnNode('flood', node, async () => {
   await Promise.all(inFlight);
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `BENCH flood-sustained txs_per_s=${fmt(total / seconds, 1)} p50_ms=${fmt(percentile(sustainedLatencies, 0.5), 1)} p99_ms=${fmt(percentile(sustainedLatencies, 0.99), 1)} max_pending=${maxPending} seconds=${fmt(seconds, 0)} connection_resets=${resets}`,
+    `BENCH flood-sustained txs_per_s=${fmt(total / seconds, 1)} p50_ms=${fmt(percentile(sustainedLatencies, 0.5), 1)} p99_ms=${fmt(percentile(sustainedLatencies, 0.99), 1)} max_pending=${maxPending} seconds=${fmt(seconds, 0)} connection_resets=${resets.count}`,
   );
   watching = false;
   await watcher;

@@ -131,6 +131,8 @@ export class VectorFile {
     const w = this.world;
     if (!opts.sameTx || !w.root) w.newTx();
     const c = w.contract(contractName);
+    // Timing mode (generate.mjs --timing): a selected call is first repeated on throwaway txs.
+    const timed = await this.ctx.timing?.beforeStep(w, name, c.address, calldata, opts);
     const res = await w.run(c.address, calldata, opts);
     const step = { name, tx: w.txIndex, contract: contractName };
     if (opts.fn) step.function = opts.fn;
@@ -140,6 +142,7 @@ export class VectorFile {
     const message = this.errorMessage(res.expect);
     if (message) step.expect.errorMessage = message;
     if (opts.note) step.note = opts.note;
+    if (timed) timed.recorded(this.steps.length, step);
     this.steps.push(step);
     return { step, res, expect: res.expect };
   }

@@ -4,6 +4,8 @@
 // Run by hand, outside CI; see scripts/avm-oracle/README.md and docs/avm-vectors.md.
 //
 //   node scripts/avm-oracle/generate.mjs --scratch /work/avm-oracle-scratch [--only token,avm-test]
+//   node --import tsx scripts/avm-oracle/generate.mjs --scratch /work/avm-oracle-scratch --timing
+//     (times the reference against cairn's interpreter on the calls in timing.mjs; writes no files)
 process.env.LOG_LEVEL ??= 'warn';
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,18 +13,26 @@ import { join, resolve } from 'node:path';
 import { ensureArtifacts, loadArtifactJson, REPO_ROOT } from '../fetch-artifacts.mjs';
 import { GROUPS } from './groups.mjs';
 import { loadReference, PINNED_VERSION } from './reference.mjs';
+import { TIMED_GROUPS, Timing } from './timing.mjs';
 
 function parseArgs(argv) {
   const opts = {
     scratch: process.env.AVM_ORACLE_SCRATCH,
     only: null,
     out: join(REPO_ROOT, 'test', 'avm', 'vectors'),
+    timing: false,
+    // Timing mode, for each side of each call: a warm-up of at least warmupRuns calls and
+    // warmupSeconds, then at least `runs` timed calls and `seconds`.
+    plan: { runs: 20, seconds: 1, warmupRuns: 3, warmupSeconds: 0.5 },
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--scratch') opts.scratch = argv[++i];
     else if (a === '--only') opts.only = argv[++i].split(',');
     else if (a === '--out') opts.out = resolve(argv[++i]);
+    else if (a === '--timing') opts.timing = true;
+    else if (a === '--timing-runs') opts.plan.runs = Number(argv[++i]);
+    else if (a === '--timing-seconds') opts.plan.seconds = Number(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   if (!opts.scratch)
@@ -67,11 +77,23 @@ async function main() {
       return loadArtifactJson(pkg, file);
     },
   };
-  mkdirSync(opts.out, { recursive: true });
+  if (opts.timing) {
+    ctx.timing = new Timing(opts.plan);
+    await ctx.timing.load();
+    opts.only ??= TIMED_GROUPS;
+  } else mkdirSync(opts.out, { recursive: true });
   for (const group of GROUPS) {
     if (opts.only && !opts.only.includes(group.id)) continue;
     const t0 = Date.now();
+    ctx.timing?.startGroup(group.id);
     const doc = await group.generate(ctx);
+    if (ctx.timing) {
+      await ctx.timing.endGroup(doc);
+      console.error(
+        `${group.id}: ${doc.steps.length} steps, timed in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
+      continue;
+    }
     const file = {
       reference: `@aztec/simulator@${PINNED_VERSION}`,
       generatedBy: 'scripts/avm-oracle/generate.mjs',
@@ -88,6 +110,7 @@ async function main() {
     );
   }
   console.error(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (ctx.timing) console.log(ctx.timing.report());
 }
 
 main().then(

@@ -27,13 +27,17 @@ export class MemoryTrees {
     this.l1ToL2 = new Map(); // leaf index (bigint) -> Fr
     this.writes = []; // { contract, slot, leafSlot, value }
     this.undo = [];
+    this.hashMs = 0; // time spent in leafSlot(), for the timing mode
   }
   onUndo(fn) {
     const top = this.undo[this.undo.length - 1];
     if (top) top.push(fn);
   }
   async leafSlot(contract, slot) {
-    return (await this.R.hash.computePublicDataTreeLeafSlot(contract, slot)).toBigInt();
+    const t0 = performance.now();
+    const key = (await this.R.hash.computePublicDataTreeLeafSlot(contract, slot)).toBigInt();
+    this.hashMs += performance.now() - t0;
+    return key;
   }
   async storageRead(contract, slot) {
     return this.storage.get(await this.leafSlot(contract, slot)) ?? this.R.Fr.ZERO;
@@ -322,6 +326,50 @@ export class World {
     return s;
   }
 
+  /** Runs `AvmSimulator.execute()` for one enqueued call on `state`; `ms` times execute() alone. */
+  async execute(state, address, calldata, opts = {}) {
+    const R = this.R;
+    const sim = await R.AvmSimulator.create(
+      state,
+      address,
+      opts.sender ?? R.AztecAddress.ZERO,
+      opts.transactionFee ?? R.Fr.ZERO,
+      this.globals,
+      opts.isStaticCall ?? false,
+      new R.CallDataArray(calldata),
+      { l2Gas: opts.l2Gas ?? DEFAULT_GAS.l2Gas, daGas: opts.daGas ?? DEFAULT_GAS.daGas },
+      this.config,
+    );
+    const t0 = performance.now();
+    const r = await sim.execute();
+    return { r, ms: performance.now() - t0 };
+  }
+
+  /**
+   * Runs one enqueued call as the first call of a throwaway tx over the committed world state,
+   * then rejects it: the trees' checkpoint is reverted and the throwaway tx's state manager and
+   * trace are dropped, so the world (and the current tx) are left exactly as they were. Used by
+   * the timing mode to repeat a call on the state it was recorded on. `hashMs` is the part of
+   * `ms` spent in the trees' leaf-slot hashing (storage is keyed by leaf slot).
+   */
+  async runDiscarded(address, calldata, opts = {}) {
+    const R = this.R;
+    const root = R.PublicPersistableStateManager.create(
+      this.trees,
+      this.contractsDB,
+      new R.SideEffectTrace(),
+      this.firstNullifier,
+      this.timestamp,
+    );
+    const depth = this.trees.undo.length;
+    const fork = await root.fork();
+    const hashMs = this.trees.hashMs;
+    const { r, ms } = await this.execute(fork, address, calldata, opts);
+    await root.reject(fork);
+    if (this.trees.undo.length !== depth) throw new Error('runDiscarded: unbalanced tree checkpoints');
+    return { r, ms, hashMs: this.trees.hashMs - hashMs };
+  }
+
   /**
    * Runs one enqueued call in the current tx and returns `{ call, expect }` for the vector.
    * `calldata` is an array of Fr. Options: sender, isStaticCall, transactionFee, l2Gas, daGas.
@@ -343,20 +391,7 @@ export class World {
       msgs: tr.l2ToL1Messages.length,
     };
     const fork = await this.root.fork();
-    const sim = await R.AvmSimulator.create(
-      fork,
-      address,
-      sender,
-      transactionFee,
-      this.globals,
-      isStaticCall,
-      new R.CallDataArray(calldata),
-      { l2Gas: l2GasLimit, daGas: daGasLimit },
-      this.config,
-    );
-    const t0 = performance.now();
-    const r = await sim.execute();
-    const ms = performance.now() - t0;
+    const { r, ms } = await this.execute(fork, address, calldata, opts);
     if (r.reverted) await this.root.reject(fork);
     else await this.root.merge(fork);
 

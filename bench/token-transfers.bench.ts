@@ -23,7 +23,7 @@
 // `--mana-target 500000000`), BENCH_NODE_FLAGS Node flags for the node.
 // Needs the npm artifacts (fetched into .cache/ on first use; CAIRN_SKIP_ARTIFACTS=1 skips the bench).
 import { z } from 'zod';
-import { ensureArtifacts, loadArtifactJson } from '../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, publicDispatchBytecode } from '../scripts/fetch-artifacts.mjs';
 import {
   devAccounts,
   makeContractClass,
@@ -85,12 +85,10 @@ const DEPLOY_GAS: Gas = { l2Gas: 2_000_000, daGas: 100_000 };
 const str31 = (s: string) => Array.from({ length: 31 }, (_, i) => BigInt(s.charCodeAt(i) || 0));
 
 await ensureArtifacts();
-const artifact = loadArtifactJson(
+const bytecode = publicDispatchBytecode(
   '@aztec/noir-contracts.js@4.1.2',
   'artifacts/token_contract-Token.json',
-) as {
-  functions: { name: string; bytecode: string }[];
-};
+);
 
 const node = await startRealtimeNode(SLOT_S, 2 * N);
 
@@ -143,9 +141,6 @@ await benchOnNode('token-transfers', node, async () => {
   };
 
   // ---- deploy Token and mint (not timed) ------------------------------------------------------------
-  const bytecode = new Uint8Array(
-    Buffer.from(artifact.functions.find((f) => f.name === 'public_dispatch')!.bytecode, 'base64'),
-  );
   const tokenClass = makeContractClass({ artifactHash: randomFr(), packedBytecode: bytecode });
   const args = [admin, ...str31('Cairn Token'), ...str31('CTK'), 18n];
   const instance = makeContractInstance({

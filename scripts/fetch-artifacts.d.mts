@@ -34,3 +34,9 @@ export function matchesIntegrity(data: Uint8Array, integrity: string): boolean;
 export function isCached(spec: string, entry: ArtifactPackage, cacheDir?: string): boolean;
 // biome-ignore lint/suspicious/noExplicitAny: artifact JSON is untyped
 export function loadArtifactJson(spec: string, file: string, cacheDir?: string): any;
+/** The `public_dispatch` bytecode (raw AVM bytecode) of a cached artifact. */
+export function publicDispatchBytecode(
+  spec: string,
+  file: string,
+  cacheDir?: string,
+): Uint8Array<ArrayBuffer>;

@@ -210,6 +210,16 @@ export function loadArtifactJson(spec, file, cacheDir = DEFAULT_CACHE_DIR) {
   return JSON.parse(readFileSync(artifactPath(spec, file, cacheDir), 'utf8'));
 }
 
+/**
+ * The public bytecode of a cached contract artifact: its `public_dispatch` function's bytecode,
+ * which the artifacts ship as base64 of raw AVM bytecode.
+ */
+export function publicDispatchBytecode(spec, file, cacheDir = DEFAULT_CACHE_DIR) {
+  const dispatch = loadArtifactJson(spec, file, cacheDir).functions.find((f) => f.name === 'public_dispatch');
+  if (dispatch === undefined) throw new Error(`${file} of ${spec} has no public_dispatch function`);
+  return new Uint8Array(Buffer.from(dispatch.bytecode, 'base64'));
+}
+
 async function main(argv) {
   const opts = { log: (line) => console.error(line) };
   for (let i = 0; i < argv.length; i++) {

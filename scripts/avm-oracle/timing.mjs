@@ -10,7 +10,6 @@
 // away) before it is replayed for real. The time is that of executePublicCall() alone.
 // Every repetition on both sides must give the recorded result (reverted, output, instructions,
 // L2 and DA gas), or the run stops.
-import { loadArtifactJson } from '../fetch-artifacts.mjs';
 import { DEFAULT_GAS } from './world.mjs';
 
 /** The timed calls: group id, exact step name (as the group files name it), and a short label. */
@@ -70,15 +69,16 @@ function fail(message) {
 /** cairn's interpreter, loaded from the TypeScript sources (the process must run with --import tsx). */
 async function loadCairn() {
   try {
-    const [interpreter, journal, world] = await Promise.all([
+    const [interpreter, journal, vectors] = await Promise.all([
       import('../../src/avm/interpreter.ts'),
       import('../../src/avm/journal.ts'),
-      import('../../src/avm/memory-world.ts'),
+      // The world a vector file's steps run against, built as test/avm/golden.test.ts builds it.
+      import('../../test/avm/vectors.ts'),
     ]);
     return {
       executePublicCall: interpreter.executePublicCall,
       AvmJournal: journal.AvmJournal,
-      InMemoryAvmWorld: world.InMemoryAvmWorld,
+      vectorWorld: vectors.vectorWorld,
     };
   } catch (err) {
     if (err?.code === 'ERR_UNKNOWN_FILE_EXTENSION')
@@ -91,43 +91,6 @@ async function loadCairn() {
 
 const fr = (h) => BigInt(h);
 const hex = (v) => `0x${v.toString(16)}`;
-
-/** cairn's world for a generated group, set up as test/avm/golden.test.ts does it. */
-function cairnWorld(C, doc) {
-  const world = new C.InMemoryAvmWorld();
-  const bytecodes = new Map();
-  for (const c of doc.contracts) {
-    world.instances.set(fr(c.address), {
-      deployer: fr(c.deployer),
-      currentClassId: fr(c.classId),
-      initializationHash: fr(c.initializationHash),
-    });
-    if (c.deploymentNullifier !== undefined && !c.canonical) world.nullifiers.add(fr(c.deploymentNullifier));
-    if (c.instanceOnly) continue;
-    let bytecode;
-    if (c.bytecode !== undefined) bytecode = new Uint8Array(Buffer.from(c.bytecode.slice(2), 'hex'));
-    else if (c.artifact !== undefined) {
-      const key = `${c.artifact.package}/${c.artifact.file}`;
-      if (!bytecodes.has(key)) {
-        const json = loadArtifactJson(c.artifact.package, c.artifact.file);
-        const dispatch = json.functions.find((f) => f.name === 'public_dispatch');
-        bytecodes.set(key, new Uint8Array(Buffer.from(dispatch.bytecode, 'base64')));
-      }
-      bytecode = bytecodes.get(key);
-    }
-    if (bytecode !== undefined) world.classes.set(fr(c.classId), bytecode);
-  }
-  for (const w of doc.preState?.storage ?? []) world.setStorage(fr(w.contract), fr(w.slot), fr(w.value));
-  for (const { index, value } of doc.preState?.noteHashes ?? []) {
-    while (world.noteHashLeaves.length < index) world.noteHashLeaves.push(0n);
-    world.noteHashLeaves[index] = fr(value);
-  }
-  for (const { index, value } of doc.preState?.l1ToL2Messages ?? []) {
-    while (world.l1ToL2MessageLeaves.length < index) world.l1ToL2MessageLeaves.push(0n);
-    world.l1ToL2MessageLeaves[index] = fr(value);
-  }
-  return world;
-}
 
 /** What a result must match: the recorded step's success, output, instructions and gas. */
 function sameOutcome(where, got, expect) {
@@ -202,7 +165,7 @@ export class Timing {
     if (this.byStep.size === 0) return;
     await this.load();
     const C = this.cairn;
-    const world = cairnWorld(C, doc);
+    const world = C.vectorWorld(doc);
     const g = doc.globals;
     const globals = {
       chainId: fr(g.chainId),

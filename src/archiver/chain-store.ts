@@ -55,13 +55,47 @@ export const INDEX_VERSION = 1;
 export const CACHE_ENTRIES = 512;
 export const CACHE_BYTES = 32 * 1024 * 1024;
 
-/** A map of decoded values, oldest first, bounded by count and by the encoded size of its values. */
+/**
+ * Decoded values by number, oldest first, bounded by count and by the encoded size of its values.
+ * A write that puts or removes numbers `touch`es them: until it `settle`s (committed or not), reads
+ * of those bypass the cache, since they may see the write's uncommitted changes; then their entries
+ * go. Numbers below stay cached: most writes (the L1 sync point, tips) touch none.
+ */
 export class DecodedCache<V> {
   private readonly entries = new Map<number, { value: V; bytes: number }>();
   private bytes = 0;
+  private touchedFrom = Number.POSITIVE_INFINITY;
 
   get(key: number): V | undefined {
     return this.entries.get(key)?.value;
+  }
+
+  /** The value at `key`: cached, or loaded and decoded (and cached unless touched). */
+  read(
+    key: number,
+    load: () => Uint8Array | undefined,
+    decodeValue: (bytes: Uint8Array) => V,
+  ): V | undefined {
+    const touched = key >= this.touchedFrom;
+    if (!touched) {
+      const cached = this.get(key);
+      if (cached !== undefined) return cached;
+    }
+    const bytes = load();
+    if (bytes === undefined) return undefined;
+    const value = decodeValue(bytes);
+    return touched ? value : this.remember(key, value, bytes.length);
+  }
+
+  /** Marks `key` and everything after it as changed by the write under way. */
+  touch(key: number): void {
+    this.touchedFrom = Math.min(this.touchedFrom, key);
+  }
+
+  /** After a write: what it touched is read afresh from now on. */
+  settle(): void {
+    this.forgetFrom(this.touchedFrom);
+    this.touchedFrom = Number.POSITIVE_INFINITY;
   }
 
   remember(key: number, value: V, encodedBytes: number): V {
@@ -99,13 +133,6 @@ export class ChainStore implements ChainReader {
   private latestBlockCache: number | undefined;
   /** Writes under way: reads inside one see its uncommitted changes. */
   private writing = 0;
-  /**
-   * The lowest block and checkpoint numbers the write under way has put or removed: reads of those
-   * inside it bypass the caches, and their cached entries go when it ends (committed or not).
-   * Blocks and checkpoints below stay cached: most writes (the L1 sync point, tips) touch none.
-   */
-  private touchedBlocksFrom = Number.POSITIVE_INFINITY;
-  private touchedCheckpointsFrom = Number.POSITIVE_INFINITY;
 
   private readonly blocks: Database<Buffer, Buffer>;
   private readonly blockByHash: Database<Buffer, Buffer>;
@@ -146,10 +173,8 @@ export class ChainStore implements ChainReader {
       this.writing--;
       this.latestBlockCache = undefined;
       if (this.writing === 0) {
-        this.blockCache.forgetFrom(this.touchedBlocksFrom);
-        this.checkpointCache.forgetFrom(this.touchedCheckpointsFrom);
-        this.touchedBlocksFrom = Number.POSITIVE_INFINITY;
-        this.touchedCheckpointsFrom = Number.POSITIVE_INFINITY;
+        this.blockCache.settle();
+        this.checkpointCache.settle();
       }
     }
   }
@@ -221,16 +246,7 @@ export class ChainStore implements ChainReader {
 
   getBlock(number: number): L2Block | undefined {
     if (!Number.isSafeInteger(number) || number < 0 || number > 0xffffffff) return undefined;
-    if (number >= this.touchedBlocksFrom) {
-      const bytes = this.blocks.get(u32Key(number));
-      return bytes === undefined ? undefined : decode<L2Block>(bytes);
-    }
-    const cached = this.blockCache.get(number);
-    if (cached !== undefined) return cached;
-    const bytes = this.blocks.get(u32Key(number));
-    return bytes === undefined
-      ? undefined
-      : this.blockCache.remember(number, decode<L2Block>(bytes), bytes.length);
+    return this.blockCache.read(number, () => this.blocks.get(u32Key(number)), decode<L2Block>);
   }
 
   getBlockNumberByHash(hash: Fr): number | undefined {
@@ -304,7 +320,7 @@ export class ChainStore implements ChainReader {
       for (const block of blocks.slice(replaced >= 0 ? replaced : blocks.length)) this.putBlock(block);
       const last = blocks[blocks.length - 1]!.number;
       if (this.latestBlockNumber < last) this.meta.putSync('latestBlock', last);
-      this.touchCheckpointsFrom(checkpoint.number);
+      this.checkpointCache.touch(checkpoint.number);
       this.checkpoints.putSync(u32Key(checkpoint.number), encode(published));
       this.checkpointBySlot.putSync(u32Key(checkpoint.header.slotNumber), u32Key(checkpoint.number));
       this.meta.putSync('latestCheckpoint', checkpoint.number);
@@ -314,16 +330,11 @@ export class ChainStore implements ChainReader {
 
   getCheckpoint(number: number): PublishedCheckpoint | undefined {
     if (!Number.isSafeInteger(number) || number < 1 || number > 0xffffffff) return undefined;
-    if (number >= this.touchedCheckpointsFrom) {
-      const bytes = this.checkpoints.get(u32Key(number));
-      return bytes === undefined ? undefined : decode<PublishedCheckpoint>(bytes);
-    }
-    const cached = this.checkpointCache.get(number);
-    if (cached !== undefined) return cached;
-    const bytes = this.checkpoints.get(u32Key(number));
-    return bytes === undefined
-      ? undefined
-      : this.checkpointCache.remember(number, decode<PublishedCheckpoint>(bytes), bytes.length);
+    return this.checkpointCache.read(
+      number,
+      () => this.checkpoints.get(u32Key(number)),
+      decode<PublishedCheckpoint>,
+    );
   }
 
   getCheckpointNumberBySlot(slot: number): number | undefined {
@@ -502,16 +513,8 @@ export class ChainStore implements ChainReader {
 
   // ---- internals (inside a write) ---------------------------------------------------------------
 
-  private touchBlocksFrom(number: number): void {
-    this.touchedBlocksFrom = Math.min(this.touchedBlocksFrom, number);
-  }
-
-  private touchCheckpointsFrom(number: number): void {
-    this.touchedCheckpointsFrom = Math.min(this.touchedCheckpointsFrom, number);
-  }
-
   private putBlock(block: L2Block): void {
-    this.touchBlocksFrom(block.number);
+    this.blockCache.touch(block.number);
     const key = u32Key(block.number);
     this.blocks.putSync(key, encode(block));
     this.blockByHash.putSync(frToBuffer(block.hash), key);
@@ -531,7 +534,7 @@ export class ChainStore implements ChainReader {
     for (let n = this.latestBlockNumber; n >= first; n--) {
       const block = this.getBlock(n);
       if (!block) continue;
-      this.touchBlocksFrom(n);
+      this.blockCache.touch(n);
       this.blocks.removeSync(u32Key(n));
       this.blockByHash.removeSync(frToBuffer(block.hash));
       this.blockByArchive.removeSync(frToBuffer(block.archive.root));
@@ -544,7 +547,7 @@ export class ChainStore implements ChainReader {
     while (checkpoint > 0) {
       const published = this.getCheckpoint(checkpoint)!;
       if (published.checkpoint.startBlock + published.checkpoint.blockCount - 1 < first) break;
-      this.touchCheckpointsFrom(checkpoint);
+      this.checkpointCache.touch(checkpoint);
       this.checkpoints.removeSync(u32Key(checkpoint));
       this.checkpointBySlot.removeSync(u32Key(published.checkpoint.header.slotNumber));
       checkpoint--;

@@ -193,7 +193,7 @@ function runTopLevel(
     bytecode === undefined
       ? startFrame(host, env, request.gasLimit.l2, request.gasLimit.da)
       : bytecode.length === 0
-        ? haltedBeforeStart(`no bytecode to run at 0x${env.address.toString(16)} (empty bytecode)`)
+        ? noBytecode(env, 'empty bytecode')
         : interpret(host, env, programForBytecode(bytecode), request.gasLimit.l2, request.gasLimit.da),
   );
   if (outcome.reverted) host.revert();
@@ -240,8 +240,7 @@ interface NestedCall {
 function startFrame(host: AvmHost, env: FrameEnv, l2Gas: number, daGas: number): Frame | FrameOutcome {
   const lookup = host.getBytecode(env.address);
   if (!lookup.ok || lookup.bytecode.length === 0) {
-    const why = lookup.ok ? 'empty bytecode' : lookup.reason;
-    return haltedBeforeStart(`no bytecode to run at 0x${env.address.toString(16)} (${why})`);
+    return noBytecode(env, lookup.ok ? 'empty bytecode' : lookup.reason);
   }
   return interpret(host, env, programForClass(lookup.classId, lookup.bytecode), l2Gas, daGas);
 }
@@ -272,7 +271,9 @@ function runFrames(host: AvmHost, first: Frame | FrameOutcome): FrameOutcome {
 
 const isFrame = (x: Frame | FrameOutcome): x is Frame => typeof (x as Frame).next === 'function';
 
-function haltedBeforeStart(reason: string): FrameOutcome {
+/** A frame with nothing to run: it halts at once, with all its gas gone. */
+function noBytecode(env: FrameEnv, why: string): FrameOutcome {
+  const reason = `no bytecode to run at 0x${env.address.toString(16)} (${why})`;
   return {
     reverted: true,
     halt: reason,

@@ -44,9 +44,4 @@ export class ContractsInBlock implements PublicContracts {
       }
     }
   }
-
-  /** A layer on top of this one, for what a tx (or a part of it that may revert) publishes. */
-  layer(): ContractsInBlock {
-    return new ContractsInBlock(this);
-  }
 }

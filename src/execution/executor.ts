@@ -204,9 +204,7 @@ export function executeTx(
     l2Gas: publicGas.l2Gas - teardownStart.l2Gas,
   });
 
-  /** The output of the last AVM call that reverted: the tx's revert data if that made it revert. */
-  let failedCallOutput: Fr[] = [];
-  let revertData: Fr[] | undefined;
+  let revertData: Fr[] = [];
   /** A call to a published contract, on the AVM; its gas is what the AVM used. */
   const runOnAvm = (request: PublicCallRequest, calldata: Fr[], entry: { values: Fr[] }): void => {
     if (contracts === undefined) {
@@ -238,15 +236,11 @@ export function executeTx(
           : 0n,
     });
     publicGas = addGas(publicGas, result.gasUsed);
-    if (result.reverted) {
-      failedCallOutput = result.output;
-      throw new PublicCallRevert(avmRevertReason(result));
-    }
+    if (result.reverted) throw new PublicCallRevert(avmRevertReason(result), result.output);
     entry.values = result.output;
   };
 
   const run = (request: PublicCallRequest): void => {
-    failedCallOutput = [];
     const calldata = tx.publicFunctionCalldata[callIndex++]!.values;
     const mark = journal.mark();
     // Each call gets an entry, empty until (unless) it returns.
@@ -309,7 +303,7 @@ export function executeTx(
   } catch (err) {
     if (!(err instanceof PublicCallRevert)) throw err;
     revertReason = `App logic reverted: ${err.message}`;
-    revertData = failedCallOutput;
+    revertData = err.data;
     journal.rollback(appMark);
     avm.rollback(avmAppMark);
     countPrivate([data.nonRevertible]);
@@ -336,7 +330,7 @@ export function executeTx(
       if (!(err instanceof PublicCallRevert)) throw err;
       if (revertReason === undefined) {
         revertReason = `Teardown reverted: ${err.message}`;
-        revertData = failedCallOutput;
+        revertData = err.data;
       }
       journal.rollback(appMark);
       avm.rollback(avmAppMark);
@@ -390,7 +384,7 @@ export function executeTx(
     txHash,
     effect,
     ...(revertReason ? { revertReason } : {}),
-    ...(revertData !== undefined && revertData.length > 0 ? { revertData } : {}),
+    ...(revertData.length > 0 ? { revertData } : {}),
     gasUsed: { totalGas, teardownGas, publicGas, billedGas },
     publicReturnValues: returnValues,
   };

@@ -35,8 +35,16 @@ export interface PublicCall {
   calldata: readonly Fr[];
 }
 
-/** A failed call: the revert reason. */
-export class PublicCallRevert extends Error {}
+/** A failed call: the revert reason, and the revert data if the call gave any. */
+export class PublicCallRevert extends Error {
+  constructor(
+    message: string,
+    /** What the reverting call gave as its revert data (an AVM call's REVERT data), if anything. */
+    readonly data: Fr[] = [],
+  ) {
+    super(message);
+  }
+}
 
 /** What a public call sees besides storage: the block, the nullifiers so far, the L1-to-L2 tree. */
 export interface PublicContext {

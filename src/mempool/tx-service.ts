@@ -310,7 +310,6 @@ export class TxService {
 
   // ---- settling with the chain ---------------------------------------------------------------
 
-  /** After a chain pass: mined / returned / dropped txs, and the fee snapshot. */
   /** The tx hashes of a block of the chain store, kept while the store keeps the block cached. */
   private txHashesOf(blockNumber: number): Set<Fr> | undefined {
     const block = this.o.chain.getBlock(blockNumber);
@@ -325,6 +324,7 @@ export class TxService {
 
   private readonly txHashesByBlock = new WeakMap<L2Block, Set<Fr>>();
 
+  /** After a chain pass: mined / returned / dropped txs, and the fee snapshot. */
   async afterPass(): Promise<void> {
     const latest = this.o.chain.latestBlockNumber;
     const tips = this.o.chain.getTips();

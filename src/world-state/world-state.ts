@@ -44,9 +44,11 @@ const PUTS_PER_PART = 8192;
 /** Parts of one block at most (their journal records are numbered in one byte). */
 const MAX_PARTS = 250;
 
-/** One put of a block's commit, and what its journal records: the slot or the value key. */
+/**
+ * One put of a block's commit and what its journal records: a version of a slot (`ws-versions`,
+ * journalled by the slot) or a value-index entry (`ws-leaves`, journalled by its key).
+ */
 interface Put {
-  db: Database<Buffer, Buffer>;
   key: Buffer;
   value: Buffer;
   journal: Buffer;
@@ -69,15 +71,15 @@ function encodePart(part: readonly Put[]): Buffer {
   return Buffer.concat([count, ...slots, ...leafKeys]);
 }
 
-function decodePart(bytes: Buffer): { slots: Buffer[]; leafKeys: Buffer[] } {
-  const count = bytes.readUInt32BE(0);
-  const slotsEnd = 4 + count * SLOT_BYTES;
-  const slots: Buffer[] = [];
-  for (let at = 4; at < slotsEnd; at += SLOT_BYTES) slots.push(bytes.subarray(at, at + SLOT_BYTES));
-  const leafKeys: Buffer[] = [];
-  for (let at = slotsEnd; at < bytes.length; at += LEAF_KEY_BYTES)
-    leafKeys.push(bytes.subarray(at, at + LEAF_KEY_BYTES));
-  return { slots, leafKeys };
+/** A part's journal record as a block's journal holds them: the slots, and the value keys. */
+function decodePart(bytes: Buffer): { slots: Buffer; leafKeys: Buffer } {
+  const slotsEnd = 4 + bytes.readUInt32BE(0) * SLOT_BYTES;
+  return { slots: bytes.subarray(4, slotsEnd), leafKeys: bytes.subarray(slotsEnd) };
+}
+
+/** The `size`-byte keys of a journal entry (keys of one size, concatenated). */
+function* keysOf(entry: Buffer, size: number): Generator<Buffer> {
+  for (let offset = 0; offset < entry.length; offset += size) yield entry.subarray(offset, offset + size);
 }
 /** The layout of the stored data; a store written with another layout is refused. */
 /** The store's layout; a snapshot is only restored into a node that reads the same one. */
@@ -337,33 +339,15 @@ export class WorldState implements CommittedReader {
     for (const { tree, pages, preimages, values } of fork.changes()) {
       for (const { page, pageIndex, bytes } of pages) {
         const slot = slotKey(tree, page, pageIndex);
-        puts.push({
-          db: this.versions,
-          key: versionKey(slot, block),
-          value: bytes,
-          journal: slot,
-          isSlot: true,
-        });
+        puts.push({ key: versionKey(slot, block), value: bytes, journal: slot, isSlot: true });
       }
       for (const [index, leaf] of preimages) {
         const slot = slotKey(tree, PREIMAGE_LEVEL, index);
-        puts.push({
-          db: this.versions,
-          key: versionKey(slot, block),
-          value: encodePreimage(leaf),
-          journal: slot,
-          isSlot: true,
-        });
+        puts.push({ key: versionKey(slot, block), value: encodePreimage(leaf), journal: slot, isSlot: true });
       }
       for (const [value, index] of values) {
         const key = leafKey(tree, frToBuffer(value));
-        puts.push({
-          db: this.leaves,
-          key,
-          value: encodeLeafLocation(index, block),
-          journal: key,
-          isSlot: false,
-        });
+        puts.push({ key, value: encodeLeafLocation(index, block), journal: key, isSlot: false });
       }
     }
     const roots = TREE_IDS.map((tree) => fork.rootBytes(tree));
@@ -400,7 +384,7 @@ export class WorldState implements CommittedReader {
       while (writes.puts.length - parts * perPart > perPart) {
         const part = writes.puts.slice(parts * perPart, (parts + 1) * perPart);
         this.env.write(() => {
-          for (const put of part) put.db.putSync(put.key, put.value);
+          for (const put of part) this.put(put);
           this.journal.putSync(partKey(writes.block, parts), encodePart(part));
         });
         parts++;
@@ -419,7 +403,7 @@ export class WorldState implements CommittedReader {
    * parts, whose own records go), its snapshots, `latest`, and pruning.
    */
   private sealBlock(writes: BlockWrites, last: readonly Put[], earlierParts: number): void {
-    for (const put of last) put.db.putSync(put.key, put.value);
+    for (const put of last) this.put(put);
     const slots: Buffer[] = [];
     const leafKeys: Buffer[] = [];
     for (const put of writes.puts) (put.isSlot ? slots : leafKeys).push(put.journal);
@@ -429,6 +413,10 @@ export class WorldState implements CommittedReader {
     this.blocks.putSync(blockKey(writes.block), writes.snapshots);
     this.meta.putSync('latest', writes.block);
     if (writes.prunedTo > this.oldest) this.prune(writes.prunedTo);
+  }
+
+  private put({ key, value, isSlot }: Put): void {
+    (isSlot ? this.versions : this.leaves).putSync(key, value);
   }
 
   private afterBlock(writes: BlockWrites): void {
@@ -449,12 +437,7 @@ export class WorldState implements CommittedReader {
     this.env.write(() => {
       for (const { key, value } of records) {
         const { slots, leafKeys } = decodePart(value);
-        for (const slot of slots) this.versions.removeSync(versionKey(slot, block));
-        for (const leaf of leafKeys) {
-          const location = this.leaves.get(leaf);
-          if (location !== undefined && decodeLeafLocation(location).blockNumber === block)
-            this.leaves.removeSync(leaf);
-        }
+        this.removeWrites(block, slots, leafKeys);
         this.journal.removeSync(key);
       }
     });
@@ -462,20 +445,27 @@ export class WorldState implements CommittedReader {
 
   /** Inside a write: deletes every version, journal and snapshot of `block`. */
   private removeBlock(block: number): void {
-    const slots = this.journal.get(journalKey(block, 0)) ?? Buffer.alloc(0);
-    for (let offset = 0; offset < slots.length; offset += SLOT_BYTES) {
-      this.versions.removeSync(versionKey(slots.subarray(offset, offset + SLOT_BYTES), block));
-    }
-    const leafKeys = this.journal.get(journalKey(block, 1)) ?? Buffer.alloc(0);
-    for (let offset = 0; offset < leafKeys.length; offset += LEAF_KEY_BYTES) {
-      const key = leafKeys.subarray(offset, offset + LEAF_KEY_BYTES);
+    this.removeWrites(
+      block,
+      this.journal.get(journalKey(block, 0)) ?? Buffer.alloc(0),
+      this.journal.get(journalKey(block, 1)) ?? Buffer.alloc(0),
+    );
+    this.journal.removeSync(journalKey(block, 0));
+    this.journal.removeSync(journalKey(block, 1));
+    this.blocks.removeSync(blockKey(block));
+  }
+
+  /**
+   * Inside a write: deletes the versions `block` wrote of `slots` and the value-index entries of
+   * `leafKeys` that still point into `block` (journal entries: keys concatenated).
+   */
+  private removeWrites(block: number, slots: Buffer, leafKeys: Buffer): void {
+    for (const slot of keysOf(slots, SLOT_BYTES)) this.versions.removeSync(versionKey(slot, block));
+    for (const key of keysOf(leafKeys, LEAF_KEY_BYTES)) {
       const location = this.leaves.get(key);
       if (location !== undefined && decodeLeafLocation(location).blockNumber === block)
         this.leaves.removeSync(key);
     }
-    this.journal.removeSync(journalKey(block, 0));
-    this.journal.removeSync(journalKey(block, 1));
-    this.blocks.removeSync(blockKey(block));
   }
 
   /**
@@ -485,9 +475,7 @@ export class WorldState implements CommittedReader {
    */
   private prune(oldest: number): void {
     for (let block = this.oldest + 1; block <= oldest; block++) {
-      const slots = this.journal.get(journalKey(block, 0)) ?? Buffer.alloc(0);
-      for (let offset = 0; offset < slots.length; offset += SLOT_BYTES) {
-        const slot = slots.subarray(offset, offset + SLOT_BYTES);
+      for (const slot of keysOf(this.journal.get(journalKey(block, 0)) ?? Buffer.alloc(0), SLOT_BYTES)) {
         const older = Array.from(
           this.versions.getKeys({ start: versionKey(slot, block - 1), end: versionsEnd(slot) }),
         );

@@ -32,3 +32,33 @@ test('the oldest entries go once the count or the encoded bytes would pass the b
   again.forgetFrom(2);
   assert.deepEqual([again.get(1), again.get(2)], [9, undefined]);
 });
+
+test('inside a write, touched numbers are read afresh and not cached; settling forgets them', () => {
+  const cache = new DecodedCache<string>();
+  const stored = new Map([
+    [1, 'one'],
+    [2, 'two'],
+  ]);
+  let loads = 0;
+  const read = (n: number) =>
+    cache.read(
+      n,
+      () => {
+        loads++;
+        const v = stored.get(n);
+        return v === undefined ? undefined : Buffer.from(v);
+      },
+      (bytes) => Buffer.from(bytes).toString(),
+    );
+  assert.deepEqual([read(1), read(2), read(1), read(2)], ['one', 'two', 'one', 'two']);
+  assert.equal(loads, 2);
+  cache.touch(2); // a write changes block 2
+  stored.set(2, 'TWO');
+  assert.deepEqual([read(1), read(2), read(2)], ['one', 'TWO', 'TWO']);
+  assert.equal(loads, 4, 'block 1 still cached, block 2 read afresh each time');
+  cache.settle();
+  assert.equal(cache.get(2), undefined);
+  assert.equal(read(2), 'TWO');
+  assert.equal(cache.get(2), 'TWO');
+  assert.equal(read(3), undefined);
+});

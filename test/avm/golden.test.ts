@@ -8,111 +8,17 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ensureArtifacts, loadArtifactJson } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts } from '../../scripts/fetch-artifacts.mjs';
 import { executePublicCall } from '../../src/avm/interpreter.js';
 import { AvmJournal } from '../../src/avm/journal.js';
-import { InMemoryAvmWorld } from '../../src/avm/memory-world.js';
 import type { Fr } from '../../src/core/field.js';
+import { type VectorFile, vectorWorld } from './vectors.js';
 
 const VECTORS = join(import.meta.dirname, 'vectors');
 const skipArtifacts = process.env.CAIRN_SKIP_ARTIFACTS === '1';
 
-interface VectorContract {
-  name: string;
-  address: string;
-  classId: string;
-  deployer: string;
-  initializationHash: string;
-  deploymentNullifier?: string;
-  canonical?: boolean;
-  instanceOnly?: boolean;
-  artifact?: { package: string; file: string };
-  bytecode?: string;
-}
-interface VectorStep {
-  name: string;
-  tx: number;
-  call: {
-    address: string;
-    sender: string;
-    isStaticCall: boolean;
-    transactionFee: string;
-    calldata: string[];
-    l2GasLimit: number;
-    daGasLimit: number;
-  };
-  expect: {
-    reverted: boolean;
-    output: string[];
-    instructions: number;
-    l2GasUsed: number;
-    daGasUsed: number;
-    storageWrites: { contract: string; slot: string; value: string }[];
-    nullifiers: string[];
-    noteHashes: string[];
-    publicLogs: { contract: string; fields: string[] }[];
-    l2ToL1Messages: { contract: string; recipient: string; content: string }[];
-  };
-}
-interface VectorFile {
-  group: string;
-  globals: Record<string, string>;
-  firstNullifier: string;
-  contracts: VectorContract[];
-  preState?: {
-    storage?: { contract: string; slot: string; value: string }[];
-    noteHashes?: { index: number; value: string }[];
-    l1ToL2Messages?: { index: number; value: string }[];
-  };
-  steps: VectorStep[];
-}
-
 const fr = (hex: string): Fr => BigInt(hex);
 const hex = (v: Fr) => `0x${v.toString(16)}`;
-
-/** The public_dispatch bytecode of an artifact (base64 of raw AVM bytecode). */
-function dispatchBytecode(artifact: { package: string; file: string }): Uint8Array {
-  const json = loadArtifactJson(artifact.package, artifact.file) as {
-    functions: { name: string; bytecode: string }[];
-  };
-  const dispatch = json.functions.find((f) => f.name === 'public_dispatch');
-  if (dispatch === undefined) throw new Error(`${artifact.file} has no public_dispatch`);
-  return new Uint8Array(Buffer.from(dispatch.bytecode, 'base64'));
-}
-
-function worldOf(file: VectorFile): InMemoryAvmWorld {
-  const world = new InMemoryAvmWorld();
-  // Contracts whose class is synthetic share the bytecode of the artifact they were made from.
-  const bytecodeByName = new Map<string, Uint8Array>();
-  for (const c of file.contracts) {
-    const instance = {
-      deployer: fr(c.deployer),
-      currentClassId: fr(c.classId),
-      initializationHash: fr(c.initializationHash),
-    };
-    world.instances.set(fr(c.address), instance);
-    if (c.deploymentNullifier !== undefined && !c.canonical) world.nullifiers.add(fr(c.deploymentNullifier));
-    if (c.instanceOnly) continue;
-    let bytecode: Uint8Array | undefined;
-    if (c.bytecode !== undefined) bytecode = new Uint8Array(Buffer.from(c.bytecode.slice(2), 'hex'));
-    else if (c.artifact !== undefined) {
-      const key = `${c.artifact.package}/${c.artifact.file}`;
-      bytecode = bytecodeByName.get(key) ?? dispatchBytecode(c.artifact);
-      bytecodeByName.set(key, bytecode);
-    }
-    if (bytecode !== undefined) world.classes.set(fr(c.classId), bytecode);
-  }
-  for (const w of file.preState?.storage ?? []) world.setStorage(fr(w.contract), fr(w.slot), fr(w.value));
-  for (const { index, value } of file.preState?.noteHashes ?? []) {
-    while (world.noteHashLeaves.length < index) world.noteHashLeaves.push(0n);
-    world.noteHashLeaves[index] = fr(value);
-  }
-  for (const { index, value } of file.preState?.l1ToL2Messages ?? []) {
-    while (world.l1ToL2MessageLeaves.length < index) world.l1ToL2MessageLeaves.push(0n);
-    world.l1ToL2MessageLeaves[index] = fr(value);
-  }
-  return world;
-}
 
 /** What a journal holds so far, to tell one step's effects from the earlier steps' of its tx. */
 function effectsOf(journal: AvmJournal) {
@@ -126,7 +32,7 @@ function effectsOf(journal: AvmJournal) {
 }
 
 function runFile(file: VectorFile): void {
-  const world = worldOf(file);
+  const world = vectorWorld(file);
   const g = file.globals;
   const globals = {
     chainId: fr(g.chainId!),

@@ -5,7 +5,7 @@
 // (CAIRN_SKIP_ARTIFACTS=1 skips it).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ensureArtifacts, loadArtifactJson } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, publicDispatchBytecode } from '../../scripts/fetch-artifacts.mjs';
 import {
   devAccounts,
   makeContractClass,
@@ -58,14 +58,9 @@ describe('a real contract on a real node', {
   });
 
   test('publish Token, construct it, mint, and read the balance back', async () => {
-    const artifact = loadArtifactJson(
+    const bytecode = publicDispatchBytecode(
       '@aztec/noir-contracts.js@4.1.2',
       'artifacts/token_contract-Token.json',
-    ) as {
-      functions: { name: string; bytecode: string }[];
-    };
-    const bytecode = new Uint8Array(
-      Buffer.from(artifact.functions.find((f) => f.name === 'public_dispatch')!.bytecode, 'base64'),
     );
     const tokenClass = makeContractClass({ artifactHash: randomFr(), packedBytecode: bytecode });
     const args = [alice!.address, ...str31('Cairn Token'), ...str31('CTK'), 18n];
@@ -154,12 +149,9 @@ describe('a real contract on a real node', {
   });
 
   test("a contract's public logs are served by the log methods of both sets", async () => {
-    const artifact = loadArtifactJson(
+    const bytecode = publicDispatchBytecode(
       '@aztec/noir-test-contracts.js@4.1.2',
       'artifacts/avm_test_contract-AvmTest.json',
-    ) as { functions: { name: string; bytecode: string }[] };
-    const bytecode = new Uint8Array(
-      Buffer.from(artifact.functions.find((f) => f.name === 'public_dispatch')!.bytecode, 'base64'),
     );
     const avmTestClass = makeContractClass({ artifactHash: randomFr(), packedBytecode: bytecode });
     const instance = makeContractInstance({ classId: avmTestClass.id, salt: randomFr() });

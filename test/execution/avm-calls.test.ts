@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ensureArtifacts, loadArtifactJson } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, publicDispatchBytecode } from '../../scripts/fetch-artifacts.mjs';
 import { RevertCode } from '../../src/core/block.js';
 import { emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
@@ -67,11 +67,7 @@ describe('executeTx: public calls to published contracts run on the AVM', {
     const bytecodes = new Map<Fr, Uint8Array>();
     const instances = new Map<Fr, Contract>();
     for (const c of vectors.contracts) {
-      const artifact = loadArtifactJson(c.artifact.package, c.artifact.file) as {
-        functions: { name: string; bytecode: string }[];
-      };
-      const dispatch = artifact.functions.find((f) => f.name === 'public_dispatch')!;
-      bytecodes.set(fr(c.classId), new Uint8Array(Buffer.from(dispatch.bytecode, 'base64')));
+      bytecodes.set(fr(c.classId), publicDispatchBytecode(c.artifact.package, c.artifact.file));
       instances.set(fr(c.address), c);
     }
     const contracts: PublicContracts = {

@@ -1,25 +1,9 @@
 // The AVM's cryptographic gadgets on plain values: the SHA-256 compression function, the
 // Keccak-f[1600] permutation, Grumpkin point addition with the AVM's infinity conventions, radix
-// decomposition, and field inversion (for FDIV). Poseidon2 is cairn's own permutation. The
+// decomposition (field inversion for FDIV is invertFr in core/field.ts). Poseidon2 is cairn's own permutation. The
 // interpreter does the memory and tag work; these functions only compute.
 import { keccakP } from '@noble/hashes/sha3.js';
-import { FR_MODULUS } from '../core/field.js';
 import { addPoints, isOnCurve, type Point } from '../core/grumpkin.js';
-
-/** a⁻¹ mod p by the extended Euclidean algorithm (a must be a non-zero field element). */
-export function invertField(a: bigint): bigint {
-  let r0 = a;
-  let r1 = FR_MODULUS;
-  let s0 = 1n;
-  let s1 = 0n;
-  while (r1 !== 0n) {
-    const q = r0 / r1;
-    [r0, r1] = [r1, r0 - q * r1];
-    [s0, s1] = [s1, s0 - q * s1];
-  }
-  if (r0 !== 1n) throw new RangeError('0 has no inverse');
-  return s0 < 0n ? s0 + FR_MODULUS : s0;
-}
 
 const SHA256_K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,

@@ -8,11 +8,11 @@
 // left; REVERT ends it as reverted with its revert data and keeps the unused gas.
 //
 // docs/avm.md describes the semantics and the gas rules in full.
-import { FR_MODULUS, type Fr } from '../core/field.js';
+import { FR_MODULUS, type Fr, invertFr } from '../core/field.js';
 import { poseidon2Permutation } from '../core/hash/poseidon2.js';
 import { Program, programForClass } from './decoder.js';
 import { AvmExceptionalHalt } from './errors.js';
-import { ecAdd, invertField, keccakF1600, sha256Compression, toRadixBE } from './gadgets.js';
+import { ecAdd, keccakF1600, sha256Compression, toRadixBE } from './gadgets.js';
 import {
   BITWISE_DYN_L2_GAS,
   BITWISE_GAS_BYTES,
@@ -419,7 +419,7 @@ function* interpret(host: AvmHost, env: FrameEnv, program: Program, l2Gas: numbe
           const b = memory.value(bAddr);
           if (b === 0n) throw new AvmExceptionalHalt('division by zero');
           const a = memory.value(aAddr);
-          memory.set(dst, tag, isFieldDivision ? (a * invertField(b)) % P : a / b);
+          memory.set(dst, tag, isFieldDivision ? (a * invertFr(b)) % P : a / b);
           break;
         }
 

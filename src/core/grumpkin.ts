@@ -1,8 +1,8 @@
 // Grumpkin: the curve y² = x³ − 17 over the BN254 scalar field (so its points' coordinates are
 // field elements). Contract addresses are the x-coordinate of a point on it (contracts.ts).
-// Affine coordinates with one modular inversion per addition: an address takes one scalar
-// multiplication, which is fast enough here and easy to check.
-import { FR_MODULUS, type Fr } from './field.js';
+// Affine coordinates with one modular inversion per addition (invertFr): an address takes one
+// scalar multiplication, and the AVM's ECADD is one addition.
+import { FR_MODULUS, type Fr, invertFr } from './field.js';
 
 const P = FR_MODULUS;
 const B = P - 17n;
@@ -28,19 +28,6 @@ const mod = (a: bigint) => {
   return r < 0n ? r + P : r;
 };
 
-/** a⁻¹ mod p by the extended Euclidean algorithm. */
-function invert(a: bigint): bigint {
-  let [r0, r1] = [mod(a), P];
-  let [s0, s1] = [1n, 0n];
-  while (r1 !== 0n) {
-    const q = r0 / r1;
-    [r0, r1] = [r1, r0 - q * r1];
-    [s0, s1] = [s1, s0 - q * s1];
-  }
-  if (r0 !== 1n) throw new RangeError('no inverse of 0');
-  return mod(s0);
-}
-
 export function isOnCurve(p: Point): boolean {
   if (p.isInfinite) return true;
   if (p.x >= P || p.y >= P || p.x < 0n || p.y < 0n) return false;
@@ -53,9 +40,9 @@ export function addPoints(a: Point, b: Point): Point {
   let lambda: bigint;
   if (a.x === b.x) {
     if (mod(a.y + b.y) === 0n) return INFINITY;
-    lambda = mod(3n * a.x * a.x * invert(2n * a.y));
+    lambda = mod(3n * a.x * a.x * invertFr(mod(2n * a.y)));
   } else {
-    lambda = mod((b.y - a.y) * invert(b.x - a.x));
+    lambda = mod((b.y - a.y) * invertFr(mod(b.x - a.x)));
   }
   const x = mod(lambda * lambda - a.x - b.x);
   const y = mod(lambda * (a.x - x) - a.y);

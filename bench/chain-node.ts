@@ -42,11 +42,11 @@ export async function runLimited<T>(jobs: (() => Promise<T>)[], limit: number): 
 
 /**
  * A node on the realtime clock as the load benches run it: `slotSeconds`-second slots, an L1 block
- * a second, up to 1,000 txs per block and room for `poolTxs` pending txs; BENCH_LOG_LEVEL (warn),
- * BENCH_CAIRN_ARGS (more `cairn start` arguments), BENCH_CPU_PROF_DIR and BENCH_NODE_FLAGS (Node
- * flags for the node) from the environment.
+ * a second, up to 1,000 txs per block and room for `poolTxs` pending txs, then `args`; BENCH_LOG_LEVEL
+ * (warn), BENCH_CAIRN_ARGS (more `cairn start` arguments), BENCH_CPU_PROF_DIR and BENCH_NODE_FLAGS
+ * (Node flags for the node) from the environment.
  */
-export function startRealtimeNode(slotSeconds: number, poolTxs: number) {
+export function startRealtimeNode(slotSeconds: number, poolTxs: number, args: string[] = []) {
   const words = (value: string | undefined) => value?.split(' ').filter((a) => a !== '') ?? [];
   const cpuProfDir = process.env.BENCH_CPU_PROF_DIR;
   return startCairn(
@@ -62,6 +62,7 @@ export function startRealtimeNode(slotSeconds: number, poolTxs: number) {
       String(Math.max(10_000, poolTxs)),
       '--log-level',
       process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ...args,
       ...words(process.env.BENCH_CAIRN_ARGS),
     ],
     {},

@@ -134,8 +134,8 @@ export interface CheckpointHeader {
 export const ZERO_ETH_ADDRESS = `0x${'0'.repeat(40)}`;
 
 const U32_MAX = 0xffffffff;
-const U64_MAX = (1n << 64n) - 1n;
-const U128_MAX = (1n << 128n) - 1n;
+export const U64_MAX = (1n << 64n) - 1n;
+export const U128_MAX = (1n << 128n) - 1n;
 const ETH_ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 
 export function emptyAppendOnlyTreeSnapshot(): AppendOnlyTreeSnapshot {
@@ -219,6 +219,49 @@ export function blockHeaderToFields(header: BlockHeader): Fr[] {
     throw new Error(`block header serialised to ${fields.length} fields, expected ${BLOCK_HEADER_LENGTH}`);
   }
   return fields;
+}
+
+/** Where blockHeaderFromFields reads fields from: each call takes the next one, checked. */
+export interface FieldSource {
+  fr(what: string): Fr;
+  u32(what: string): number;
+  uint(max: bigint, what: string): bigint;
+  ethAddress(what: string): string;
+}
+
+/** The block header whose fields `source` yields, in blockHeaderToFields's order. */
+export function blockHeaderFromFields(source: FieldSource): BlockHeader {
+  const snapshot = (what: string): AppendOnlyTreeSnapshot => ({
+    root: source.fr(`${what}.root`),
+    nextAvailableLeafIndex: source.u32(`${what}.nextAvailableLeafIndex`),
+  });
+  const lastArchive = snapshot('lastArchive');
+  const l1ToL2MessageTree = snapshot('state.l1ToL2MessageTree');
+  const noteHashTree = snapshot('state.partial.noteHashTree');
+  const nullifierTree = snapshot('state.partial.nullifierTree');
+  const publicDataTree = snapshot('state.partial.publicDataTree');
+  const spongeBlobHash = source.fr('spongeBlobHash');
+  const globalVariables: GlobalVariables = {
+    chainId: source.fr('globalVariables.chainId'),
+    version: source.fr('globalVariables.version'),
+    blockNumber: source.u32('globalVariables.blockNumber'),
+    slotNumber: source.u32('globalVariables.slotNumber'),
+    timestamp: source.uint(U64_MAX, 'globalVariables.timestamp'),
+    coinbase: source.ethAddress('globalVariables.coinbase'),
+    feeRecipient: source.fr('globalVariables.feeRecipient'),
+    gasFees: {
+      feePerDaGas: source.uint(U128_MAX, 'globalVariables.gasFees.feePerDaGas'),
+      feePerL2Gas: source.uint(U128_MAX, 'globalVariables.gasFees.feePerL2Gas'),
+    },
+  };
+  return {
+    lastArchive,
+    state: { l1ToL2MessageTree, partial: { noteHashTree, nullifierTree, publicDataTree } },
+    spongeBlobHash,
+    globalVariables,
+    totalFees: source.fr('totalFees'),
+    totalManaUsed: source.fr('totalManaUsed'),
+  };
 }
 
 /** The block hash: Poseidon2 of the 22 header fields with the BLOCK_HEADER_HASH separator. */

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { z } from 'zod';
 import {
   CONTRACT_CLASS_LOG_SIZE_IN_FIELDS,
   type L2Block,
@@ -12,20 +11,24 @@ import {
   RevertCode,
   type TxEffect,
 } from '../../src/core/block.js';
-import { txEffect } from '../../src/core/block-codecs.js';
 import {
+  blockHeaderHash,
   checkpointHeaderHash,
   emptyBlockHeader,
   emptyCheckpointHeader,
   emptyGlobalVariables,
 } from '../../src/core/block-header.js';
 import {
+  BLOCK_BODY_OVERHEAD_BYTES,
+  CHECKPOINT_BODY_OVERHEAD_BYTES,
   type CheckpointBody,
   CheckpointBodyError,
   type CheckpointOnL1,
   decodeCheckpointBody,
   encodeCheckpointBody,
+  encodeCheckpointBodyFormat1,
   encodeCheckpointBodyInSlices,
+  FORMAT_2_TAG,
   txEffectBodyBytesBound,
   verifyCheckpointBody,
 } from '../../src/core/checkpoint-body.js';
@@ -93,10 +96,18 @@ describe('checkpoint body', () => {
     };
   });
 
-  test('encodes to JSON and decodes to the same blocks, hashes derived', () => {
+  test('encodes to 32-byte words (format /2) and decodes to the same blocks, hashes derived', () => {
     const bytes = encodeCheckpointBody(body);
-    const text = new TextDecoder().decode(bytes);
-    assert.match(text, /"format":"cairn-checkpoint-body\/1"/);
+    assert.equal(bytes.length % 32, 0);
+    assert.equal(BigInt(`0x${Buffer.from(bytes.subarray(0, 32)).toString('hex')}`), FORMAT_2_TAG);
+    const decoded = decodeCheckpointBody(bytes);
+    assert.deepEqual(decoded, body);
+    verifyCheckpointBody(decoded, onL1);
+  });
+
+  test('a body in the first format (JSON) is still read', () => {
+    const bytes = encodeCheckpointBodyFormat1(body);
+    assert.match(new TextDecoder().decode(bytes), /"format":"cairn-checkpoint-body\/1"/);
     const decoded = decodeCheckpointBody(bytes);
     assert.deepEqual(decoded, body);
     verifyCheckpointBody(decoded, onL1);
@@ -107,9 +118,9 @@ describe('checkpoint body', () => {
     const sliced = await encodeCheckpointBodyInSlices(body, async () => void pauses++);
     assert.deepEqual(sliced, encodeCheckpointBody(body));
     assert.equal(pauses, 0, 'two blocks of one tx each fit in one slice');
-    // 70 tx effects in one block: a pause after each 32.
+    // 140 tx effects in one block: a pause after each 64.
     const block = body.blocks[0]!;
-    const many = Array.from({ length: 70 }, (_, i) => ({
+    const many = Array.from({ length: 140 }, (_, i) => ({
       ...block.body.txEffects[0]!,
       txHash: BigInt(i + 1),
     }));
@@ -142,14 +153,40 @@ describe('checkpoint body', () => {
   });
 
   test('malformed bytes are refused with a clear error', () => {
-    assert.throws(() => decodeCheckpointBody(new Uint8Array([0xff, 0xfe])), /not UTF-8 JSON/);
-    assert.throws(() => decodeCheckpointBody(new TextEncoder().encode('{"format":"x"}')), /malformed/);
-    const json = JSON.parse(new TextDecoder().decode(encodeCheckpointBody(body)));
+    const refused = (bytes: Uint8Array, pattern: RegExp) =>
+      assert.throws(
+        () => decodeCheckpointBody(bytes),
+        (err: unknown) => err instanceof CheckpointBodyError && pattern.test(err.message),
+        String(pattern),
+      );
+    refused(new Uint8Array([0xff, 0xfe]), /neither known format/);
+    refused(new Uint8Array(0), /neither known format/);
+    // Format /1.
+    refused(new TextEncoder().encode('{"format":"x"}'), /malformed/);
+    refused(new Uint8Array([0x7b, 0xff]), /not UTF-8 JSON/);
+    const json = JSON.parse(new TextDecoder().decode(encodeCheckpointBodyFormat1(body)));
     json.blocks = [];
-    assert.throws(
-      () => decodeCheckpointBody(new TextEncoder().encode(JSON.stringify(json))),
-      /at least one block/,
-    );
+    refused(new TextEncoder().encode(JSON.stringify(json)), /at least one block/);
+    // Format /2.
+    const good = encodeCheckpointBody(body);
+    const word = (i: number) =>
+      BigInt(`0x${Buffer.from(good.subarray(32 * i, 32 * i + 32)).toString('hex')}`);
+    const withWord = (i: number, value: bigint) => {
+      const out = Uint8Array.from(good);
+      out.set(Buffer.from(value.toString(16).padStart(64, '0'), 'hex'), 32 * i);
+      return out;
+    };
+    refused(good.subarray(0, good.length - 32), /ends early/);
+    refused(good.subarray(0, good.length - 1), /whole number of words/);
+    refused(Uint8Array.from([...good, ...new Uint8Array(32)]), /after the last block/);
+    // Word 13 is the block count; 14 and 15 the first block's checkpoint number and index.
+    assert.equal(word(13), 2n);
+    refused(withWord(13, 0n), /at least one block/);
+    refused(withWord(13, 1n << 20n), /do not fit/);
+    refused(withWord(14, 1n << 32n), /checkpointNumber.*more than/);
+    refused(withWord(1, FR_MODULUS), /header.lastArchiveRoot.*not a field element/);
+    // The header's coinbase (word 8) is an L1 address.
+    refused(withWord(8, 1n << 160n), /header.coinbase/);
   });
 });
 
@@ -189,6 +226,41 @@ describe('checkpoint body size bound', () => {
       }),
     );
 
+  // Field values anywhere in the field, zeros included (logs' trailing zeros are not sent).
+  const value = fc.oneof(fc.constant(0n), fc.bigInt({ min: 0n, max: FR_MODULUS - 1n }));
+  const values = (max: number) => fc.array(value, { maxLength: max });
+  const sparseEffectArb = fc
+    .record({
+      revertCode: fc.constantFrom(RevertCode.OK, RevertCode.REVERTED),
+      txHash: value,
+      transactionFee: value,
+      noteHashes: values(4),
+      nullifiers: values(4),
+      l2ToL1Msgs: values(2),
+      publicDataWrites: fc.array(fc.record({ leafSlot: value, value }), { maxLength: 4 }),
+      privateLogs: fc.array(
+        fc.record({
+          fields: fc.array(value, {
+            minLength: PRIVATE_LOG_SIZE_IN_FIELDS,
+            maxLength: PRIVATE_LOG_SIZE_IN_FIELDS,
+          }),
+          emittedLength: fc.integer({ min: 0, max: PRIVATE_LOG_SIZE_IN_FIELDS }),
+        }),
+        { maxLength: 3 },
+      ),
+      publicLogs: fc.array(fc.record({ contractAddress: value, fields: values(6) }), { maxLength: 3 }),
+      contractClassLogs: fc.array(
+        fc.record({
+          contractAddress: value,
+          fields: fc.record({ fields: values(40) }),
+          emittedLength: fc.integer({ min: 0, max: 40 }),
+        }),
+        { maxLength: 1 },
+      ),
+    })
+    // Plain objects, as the node's are (fc.record's have no prototype).
+    .map((effect) => structuredClone(effect) as TxEffect);
+
   test('a body of any tx effects encodes to the same bytes in slices as at once', async () => {
     const header = { ...emptyCheckpointHeader(), slotNumber: 9, timestamp: 77n };
     const blockOf = (txEffects: TxEffect[], i: number): L2Block => ({
@@ -212,16 +284,81 @@ describe('checkpoint body size bound', () => {
     );
   });
 
-  test('txEffectBodyBytesBound is at least the bytes the effect takes in the encoded body', () => {
+  test('txEffectBodyBytesBound is at least the bytes the effect takes in the encoded body, exactly without trailing zeros', () => {
+    const header = { ...emptyCheckpointHeader(), slotNumber: 9 };
+    const bodyOf = (txEffects: TxEffect[]): CheckpointBody => ({
+      header,
+      blocks: [
+        {
+          number: 0,
+          hash: 0n,
+          header: emptyBlockHeader(),
+          archive: { root: 1n, nextAvailableLeafIndex: 1 },
+          body: { txEffects },
+          checkpointNumber: 1,
+          indexWithinCheckpoint: 0,
+        },
+      ],
+    });
+    const empty = encodeCheckpointBody(bodyOf([])).length;
+    assert.ok(empty <= CHECKPOINT_BODY_OVERHEAD_BYTES + BLOCK_BODY_OVERHEAD_BYTES);
     fc.assert(
       fc.property(effectArb, (effect) => {
-        const actual = JSON.stringify(z.encode(txEffect, effect)).length;
-        const bound = txEffectBodyBytesBound(effect);
-        assert.ok(bound >= actual, `bound ${bound} < actual ${actual}`);
-        // And not wildly above it, so blocks are not cut short for nothing.
-        assert.ok(bound <= actual * 1.3 + 600, `bound ${bound} far above actual ${actual}`);
+        const actual = encodeCheckpointBody(bodyOf([effect])).length - empty;
+        assert.equal(txEffectBodyBytesBound(effect), actual);
       }),
       { numRuns: 60, seed: 7 },
+    );
+    fc.assert(
+      fc.property(sparseEffectArb, (effect) => {
+        const actual = encodeCheckpointBody(bodyOf([effect])).length - empty;
+        assert.ok(txEffectBodyBytesBound(effect) >= actual);
+      }),
+      { numRuns: 60, seed: 8 },
+    );
+  });
+
+  test("any body decodes to what was encoded (lossless, logs' trailing zeros included)", () => {
+    const header = {
+      ...emptyCheckpointHeader(),
+      slotNumber: 9,
+      timestamp: 77n,
+      coinbase: `0x${'ab'.repeat(20)}`,
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.oneof(effectArb, sparseEffectArb), { maxLength: 6 }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        (blocks) => {
+          const b: CheckpointBody = {
+            header,
+            blocks: blocks.map((txEffects, i) => {
+              const blockHeader = {
+                ...emptyBlockHeader(),
+                totalManaUsed: BigInt(i),
+                globalVariables: {
+                  ...emptyGlobalVariables(),
+                  blockNumber: i + 7,
+                  coinbase: `0x${'0c'.repeat(20)}`,
+                },
+              };
+              return {
+                number: i + 7,
+                hash: blockHeaderHash(blockHeader),
+                header: blockHeader,
+                archive: { root: BigInt(i + 5), nextAvailableLeafIndex: i + 8 },
+                body: { txEffects },
+                checkpointNumber: 4,
+                indexWithinCheckpoint: i,
+              };
+            }),
+          };
+          assert.deepEqual(decodeCheckpointBody(encodeCheckpointBody(b)), b);
+        },
+      ),
+      { numRuns: 40, seed: 12 },
     );
   });
 });

@@ -6,7 +6,11 @@ import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { L2Block } from '../../src/core/block.js';
 import { type CheckpointHeader, checkpointHeaderHash } from '../../src/core/block-header.js';
-import { decodeCheckpointBody, encodeCheckpointBody } from '../../src/core/checkpoint-body.js';
+import {
+  decodeCheckpointBody,
+  encodeCheckpointBody,
+  encodeCheckpointBodyFormat1,
+} from '../../src/core/checkpoint-body.js';
 import { FR_MODULUS } from '../../src/core/field.js';
 import {
   type BlockProposal,
@@ -229,7 +233,10 @@ describe('checkpoint proposals', () => {
   test('malformed input, or a body that is not a checkpoint body, is a MessageError', () => {
     const wire = asJson(encodeCheckpointProposal(proposal));
     const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
-    const parsedBody = JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>;
+    // Nodes write bodies as words (format /2) and still read JSON (format /1): both kinds of damage.
+    const parsedBody = JSON.parse(
+      new TextDecoder().decode(encodeCheckpointBodyFormat1(decodeCheckpointBody(body))),
+    ) as Record<string, unknown>;
     const cases: [string, Uint8Array][] = [
       ...notMessages,
       ['checkpoint number as a string', toBytes({ ...wire, checkpointNumber: '1' })],
@@ -242,6 +249,11 @@ describe('checkpoint proposals', () => {
       ['body not JSON', toBytes({ ...wire, body: b64('not json') })],
       ['body not UTF-8', toBytes({ ...wire, body: b64(new Uint8Array([0xff, 0xfe])) })],
       ['body JSON but not a body', toBytes({ ...wire, body: b64('{"a checkpoint":"body"}') })],
+      ['body of words cut short', toBytes({ ...wire, body: b64(body.subarray(0, body.length - 32)) })],
+      [
+        'body of words with one word too many',
+        toBytes({ ...wire, body: b64(Buffer.concat([body, Buffer.alloc(32)])) }),
+      ],
       [
         'body of another format',
         toBytes({ ...wire, body: b64(JSON.stringify({ ...parsedBody, format: 'x/2' })) }),

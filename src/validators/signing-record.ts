@@ -31,7 +31,8 @@ export class SigningRecord {
     const address = attester.toLowerCase();
     const key = `${address}/${slotKey(slot)}`;
     const value = digest.toLowerCase();
-    return this.env.write(() => {
+    // On disk before the signature exists, whatever crashes after it.
+    return this.env.writeFlushed(() => {
       const earlier = this.db.get(key);
       if (earlier !== undefined) return earlier === value;
       this.db.putSync(key, value);

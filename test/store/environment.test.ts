@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,50 @@ describe('store environment', () => {
     assert.equal(db.get(Buffer.from([2])), undefined);
     assert.equal(meta.get('n'), 1);
     assert.deepEqual(db.get(Buffer.from([1])), Buffer.from([1]));
+    await env.close();
+  });
+
+  test('writes are committed when they return, and kept when the store closes; writeFlushed is atomic too', async () => {
+    const env = openEnvironment(dir, 'flush');
+    const db = env.database<number>('kv');
+    for (let i = 0; i < 20; i++) env.write(() => db.putSync(`k${i}`, i));
+    assert.equal(db.get('k19'), 19);
+    env.writeFlushed(() => db.putSync('flushed', 1));
+    assert.throws(
+      () =>
+        env.writeFlushed(() => {
+          db.putSync('half', 1);
+          throw new Error('half way');
+        }),
+      /half way/,
+    );
+    assert.equal(db.get('half'), undefined);
+    await env.close();
+    await assert.rejects(async () => {
+      env.write(() => undefined);
+    });
+    const reopened = openEnvironment(dir, 'flush');
+    assert.equal(reopened.database<number>('kv').get('k19'), 19);
+    assert.equal(reopened.database<number>('kv').get('flushed'), 1);
+    await reopened.close();
+  });
+
+  test('a write survives the process being killed right after it returns, before any flush', async () => {
+    // A child writes and SIGKILLs itself in the same turn: no flush can have run.
+    const script = `
+      const { openEnvironment } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', 'src', 'store', 'environment.ts'))});
+      const env = openEnvironment(${JSON.stringify(dir)}, 'killed');
+      const db = env.database('kv');
+      for (let i = 0; i < 100; i++) env.write(() => db.putSync('k' + i, i));
+      process.kill(process.pid, 'SIGKILL');
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    assert.equal(child.signal, 'SIGKILL', child.stderr);
+    const env = openEnvironment(dir, 'killed');
+    const db = env.database<number>('kv');
+    for (let i = 0; i < 100; i++) assert.equal(db.get(`k${i}`), i);
     await env.close();
   });
 

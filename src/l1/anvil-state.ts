@@ -181,25 +181,48 @@ export function checkAnvilStateBytes(file: Uint8Array | string): AnvilStateCheck
   return checkAnvilState(state);
 }
 
-/** The workerData member that makes this module, loaded in a worker, check the bytes in it. */
+/** The workerData members that make this module, loaded in a worker, do a job (end of the file). */
 const CHECK_JOB = 'cairnAnvilStateCheck';
+const DUMP_JOB = 'cairnAnvilStateDump';
 
 /** State files from this size on are checked in a worker thread (about 15 ms of checking per MB). */
 const OFF_THREAD_BYTES = 2 * 1024 * 1024;
 
-/** checkAnvilStateBytes in a worker thread, which runs this module (see the end of the file). */
-export function checkAnvilStateInWorker(bytes: Uint8Array): Promise<AnvilStateCheck> {
+/** A job's failure inside the worker (as opposed to a worker that could not run at all). */
+class WorkerJobError extends Error {}
+
+/** Runs this module in a worker thread with `job` as its workerData and resolves with its answer. */
+function inWorker<T>(job: Record<string, unknown>): Promise<T> {
   return new Promise((resolvePromise, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { [CHECK_JOB]: bytes } });
-    worker.once('message', (check: AnvilStateCheck) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: job });
+    worker.once('message', (answer: { ok: T } | { failed: string }) => {
       void worker.terminate();
-      resolvePromise(check);
+      if ('failed' in answer) reject(new WorkerJobError(answer.failed));
+      else resolvePromise(answer.ok);
     });
     worker.once('error', reject);
-    worker.once('exit', (code) =>
-      reject(new Error(`the state check worker ended (${code}) without an answer`)),
-    );
+    worker.once('exit', (code) => reject(new Error(`the L1 state worker ended (${code}) without an answer`)));
   });
+}
+
+/** checkAnvilStateBytes in a worker thread, which runs this module (see the end of the file). */
+export function checkAnvilStateInWorker(bytes: Uint8Array): Promise<AnvilStateCheck> {
+  return inWorker({ [CHECK_JOB]: bytes });
+}
+
+/** A dump of anvil's state and what checkAnvilStateBytes says of it. */
+export interface CheckedDump {
+  bytes: Uint8Array;
+  check: AnvilStateCheck;
+}
+
+/**
+ * dumpAnvilState and checkAnvilStateBytes in a worker thread: a dump is tens of MB of JSON-quoted
+ * hex and a hundred MB or more once unzipped, and parsing, decoding and copying it on the event
+ * loop held it for 50–150 ms per save. The bytes come back transferred, not copied.
+ */
+export function dumpAndCheckInWorker(rpcUrl: string): Promise<CheckedDump> {
+  return inWorker({ [DUMP_JOB]: rpcUrl });
 }
 
 /**
@@ -222,7 +245,22 @@ export async function checkAnvilStateOffThread(
   return checkAnvilStateBytes(bytes);
 }
 
-/** Whether checkAnvilStateInWorker can run here (until it failed once). */
+/** Dumps and checks anvil's state in a worker thread, or in place where a worker cannot run. */
+export async function dumpAndCheck(rpcUrl: string): Promise<CheckedDump> {
+  if (workerRuns) {
+    try {
+      return await dumpAndCheckInWorker(rpcUrl);
+    } catch (err) {
+      if (err instanceof WorkerJobError) throw new Error(err.message);
+      // Not tried again: done in place from now on.
+      workerRuns = false;
+    }
+  }
+  const bytes = await dumpAnvilState(rpcUrl);
+  return { bytes, check: await checkAnvilStateOffThread(bytes) };
+}
+
+/** Whether the worker can run here (until it failed once). */
 let workerRuns = true;
 
 /** anvil's state as JSON (bytes), through `anvil_dumpState` (which answers gzip as hex). */
@@ -431,11 +469,10 @@ export class SavedL1State {
     let block = -1n;
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
       const started = Date.now();
-      const dumped = await dumpAnvilState(rpcUrl);
+      const { bytes: dumped, check } = await dumpAndCheck(rpcUrl);
       this.logger.debug?.(
-        `dumped the embedded L1's state (${(dumped.length / 2 ** 20).toFixed(1)} MB) in ${Date.now() - started} ms`,
+        `dumped and checked the embedded L1's state (${(dumped.length / 2 ** 20).toFixed(1)} MB) in ${Date.now() - started} ms`,
       );
-      const check = await checkAnvilStateOffThread(dumped);
       // The same block as the saved state is the same state: kept as it is (and the previous one with it).
       if (check.consistent && check.blockNumber === this.saved) return check.blockNumber;
       if (check.consistent) {
@@ -477,7 +514,24 @@ export class SavedL1State {
   }
 }
 
-// In a worker of checkAnvilStateOffThread: check the bytes given, answer, and end.
-if (!isMainThread && parentPort !== null && (workerData as Record<string, unknown> | null)?.[CHECK_JOB]) {
-  parentPort.postMessage(checkAnvilStateBytes((workerData as Record<string, Uint8Array>)[CHECK_JOB]!));
+// In a worker of inWorker: do the job in workerData, answer, and end.
+if (!isMainThread && parentPort !== null) {
+  const job = (workerData ?? {}) as Record<string, unknown>;
+  const port = parentPort;
+  if (job[CHECK_JOB] !== undefined) {
+    port.postMessage({ ok: checkAnvilStateBytes(job[CHECK_JOB] as Uint8Array) });
+  } else if (typeof job[DUMP_JOB] === 'string') {
+    try {
+      const dumped = await dumpAnvilState(job[DUMP_JOB]);
+      const check = checkAnvilStateBytes(dumped);
+      // Transferred whole: a copy if the bytes are a view into a larger buffer.
+      const bytes =
+        dumped.byteOffset === 0 && dumped.byteLength === dumped.buffer.byteLength
+          ? dumped
+          : Uint8Array.from(dumped);
+      port.postMessage({ ok: { bytes, check } }, [bytes.buffer as ArrayBuffer]);
+    } catch (err) {
+      port.postMessage({ failed: (err as Error).message });
+    }
+  }
 }

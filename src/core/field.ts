@@ -57,8 +57,9 @@ function floorDiv(n: number, d: number): number {
  * Lehmer's steps. Each outer turn runs Euclid on the leading 50 bits of the two remainders as
  * doubles, for as long as those quotients must equal the full ones (Knuth's test), and then applies
  * the steps' 2×2 matrix to the bigints at once; a turn that cannot take a step takes one full
- * bigint step. About five times faster than plain bigint Euclid, which costs a bigint division per
- * quotient (the AVM's ECADD inverts once per addition).
+ * bigint step, and once both remainders fit a double the rest is plain Euclid on doubles. About
+ * 3× faster than plain bigint Euclid (6 against 19–23 µs here), which costs a bigint division per
+ * quotient; the AVM's ECADD inverts once per addition.
  */
 export function invertFr(a: bigint): bigint {
   if (a <= 0n || a >= FR_MODULUS) throw new RangeError('only a non-zero field element has an inverse');
@@ -77,19 +78,36 @@ export function invertFr(a: bigint): bigint {
     let B = 0;
     let C = 0;
     let D = 1;
-    // Stopping early is always safe: only steps both bounds agree on are in the matrix.
-    while (y + C > 0 && y + D > 0) {
-      const q = floorDiv(x + A, y + C);
-      if (q < 1 || q !== floorDiv(x + B, y + D)) break;
-      const nextC = A - q * C;
-      A = C;
-      C = nextC;
-      const nextD = B - q * D;
-      B = D;
-      D = nextD;
-      const nextY = x - q * y;
-      x = y;
-      y = nextY;
+    if (shift === 0) {
+      // Both remainders are exact doubles (below 2^50): plain Euclid to the end, the cofactors
+      // staying below the starting remainder.
+      while (y !== 0) {
+        const q = floorDiv(x, y);
+        const nextC = A - q * C;
+        A = C;
+        C = nextC;
+        const nextD = B - q * D;
+        B = D;
+        D = nextD;
+        const nextY = x - q * y;
+        x = y;
+        y = nextY;
+      }
+    } else {
+      // Stopping early is always safe: only steps both bounds agree on are in the matrix.
+      while (y + C > 0 && y + D > 0) {
+        const q = floorDiv(x + A, y + C);
+        if (q < 1 || q !== floorDiv(x + B, y + D)) break;
+        const nextC = A - q * C;
+        A = C;
+        C = nextC;
+        const nextD = B - q * D;
+        B = D;
+        D = nextD;
+        const nextY = x - q * y;
+        x = y;
+        y = nextY;
+      }
     }
     if (B === 0) {
       const q = r0 / r1;

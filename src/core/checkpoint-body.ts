@@ -180,17 +180,25 @@ function writeTxEffect(w: WordWriter, e: TxEffect): void {
 /** How many tx effects are encoded between pauses in encodeCheckpointBodyInSlices. */
 const TX_EFFECTS_PER_SLICE = 64;
 
-/** The body's bytes (format /2). */
-export function encodeCheckpointBody(body: CheckpointBody): Uint8Array {
+/** Writes the whole body, yielding after every TX_EFFECTS_PER_SLICE tx effects of a block. */
+function* writeBody(w: WordWriter, body: CheckpointBody): Generator<void> {
   if (body.blocks.length === 0) throw new Error('a checkpoint has at least one block');
-  const w = new WordWriter();
   w.word(FORMAT_2_TAG);
   writeCheckpointHeader(w, body.header);
   w.word(body.blocks.length);
   for (const block of body.blocks) {
     writeBlockStart(w, block);
-    for (const effect of block.body.txEffects) writeTxEffect(w, effect);
+    for (const [i, effect] of block.body.txEffects.entries()) {
+      writeTxEffect(w, effect);
+      if (i % TX_EFFECTS_PER_SLICE === TX_EFFECTS_PER_SLICE - 1) yield;
+    }
   }
+}
+
+/** The body's bytes (format /2). */
+export function encodeCheckpointBody(body: CheckpointBody): Uint8Array {
+  const w = new WordWriter();
+  for (const _ of writeBody(w, body));
   return w.bytes();
 }
 
@@ -202,18 +210,8 @@ export async function encodeCheckpointBodyInSlices(
   body: CheckpointBody,
   pause: () => Promise<void>,
 ): Promise<Uint8Array> {
-  if (body.blocks.length === 0) throw new Error('a checkpoint has at least one block');
   const w = new WordWriter();
-  w.word(FORMAT_2_TAG);
-  writeCheckpointHeader(w, body.header);
-  w.word(body.blocks.length);
-  for (const block of body.blocks) {
-    writeBlockStart(w, block);
-    for (const [i, effect] of block.body.txEffects.entries()) {
-      writeTxEffect(w, effect);
-      if (i % TX_EFFECTS_PER_SLICE === TX_EFFECTS_PER_SLICE - 1) await pause();
-    }
-  }
+  for (const _ of writeBody(w, body)) await pause();
   return w.bytes();
 }
 

@@ -78,36 +78,22 @@ export function invertFr(a: bigint): bigint {
     let B = 0;
     let C = 0;
     let D = 1;
-    if (shift === 0) {
-      // Both remainders are exact doubles (below 2^50): plain Euclid to the end, the cofactors
-      // staying below the starting remainder.
-      while (y !== 0) {
-        const q = floorDiv(x, y);
-        const nextC = A - q * C;
-        A = C;
-        C = nextC;
-        const nextD = B - q * D;
-        B = D;
-        D = nextD;
-        const nextY = x - q * y;
-        x = y;
-        y = nextY;
-      }
-    } else {
-      // Stopping early is always safe: only steps both bounds agree on are in the matrix.
-      while (y + C > 0 && y + D > 0) {
-        const q = floorDiv(x + A, y + C);
-        if (q < 1 || q !== floorDiv(x + B, y + D)) break;
-        const nextC = A - q * C;
-        A = C;
-        C = nextC;
-        const nextD = B - q * D;
-        B = D;
-        D = nextD;
-        const nextY = x - q * y;
-        x = y;
-        y = nextY;
-      }
+    // With shift 0 both remainders are exact doubles (below 2^50): plain Euclid to the end, the
+    // cofactors staying below the starting remainder. Otherwise only steps that both bounds agree
+    // on go into the matrix; stopping early is always safe.
+    const exact = shift === 0;
+    while (exact ? y !== 0 : y + C > 0 && y + D > 0) {
+      const q = exact ? floorDiv(x, y) : floorDiv(x + A, y + C);
+      if (!exact && (q < 1 || q !== floorDiv(x + B, y + D))) break;
+      const nextC = A - q * C;
+      A = C;
+      C = nextC;
+      const nextD = B - q * D;
+      B = D;
+      D = nextD;
+      const nextY = x - q * y;
+      x = y;
+      y = nextY;
     }
     if (B === 0) {
       const q = r0 / r1;

@@ -14,6 +14,7 @@
 //   BENCH flood-drain txs_per_s=<n> slots=<n> min_block=<n> max_block=<n> empty_slots=<n> n=<n>
 //   BENCH flood-memory rss_mb_before=<n> rss_mb_at_peak=<n> rss_kb_per_pending_tx=<n> anon_kb_per_pending_tx=<n> rss_mb_drained=<n> peak_pending=<n>
 //   BENCH flood-sustained txs_per_s=<n> p50_ms=<n> p99_ms=<n> max_pending=<n> seconds=<n>
+// and then the sustained phase's sends of 100 ms or more, grouped into bursts with their UTC times.
 //   npm run build && node --import tsx bench/flood.bench.ts
 // BENCH_FLOOD_TXS (20000), BENCH_FLOOD_IN_FLIGHT (32), BENCH_SUSTAINED_S (300) change the shape;
 // BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof.
@@ -30,6 +31,35 @@ import {
   startRealtimeNode,
   txFactory,
 } from './chain-node.js';
+
+/** Sends at least this slow count towards a burst in the sustained phase's report. */
+const SLOW_MS = 100;
+
+/**
+ * The sustained phase's slow sends grouped into bursts (sends started within a second of the
+ * previous slow one), with wall-clock times to set beside the node's log: what each p99 excursion
+ * coincided with.
+ */
+function slowBursts(slow: { at: number; ms: number }[]): string[] {
+  const sorted = [...slow].sort((a, b) => a.at - b.at);
+  const bursts: { from: number; to: number; count: number; worst: number }[] = [];
+  for (const s of sorted) {
+    const last = bursts.at(-1);
+    if (last !== undefined && s.at - last.to <= 1000) {
+      last.to = s.at;
+      last.count++;
+      last.worst = Math.max(last.worst, s.ms);
+    } else bursts.push({ from: s.at, to: s.at, count: 1, worst: s.ms });
+  }
+  const time = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+  return [
+    `sustained: ${slow.length} sends took ${SLOW_MS} ms or more, in ${bursts.length} bursts`,
+    ...bursts.map(
+      (b) =>
+        `  ${time(b.from)}–${time(b.to)} UTC: ${b.count} sends, worst ${fmt(b.worst, 0)} ms (epoch ms ${b.from})`,
+    ),
+  ];
+}
 
 const N = Number(process.env.BENCH_FLOOD_TXS ?? 20_000);
 const IN_FLIGHT = Number(process.env.BENCH_FLOOD_IN_FLIGHT ?? 32);
@@ -161,6 +191,7 @@ await benchOnNode('flood', node, async () => {
   const sustained = Array.from({ length: total }, (_, i) => bodyOf(N + i));
   log(`sustained: ${total} txs at ${fmt(rate, 1)} txs/s (${capacityPerSlot} per ${SLOT_S}-second slot)`);
   const sustainedLatencies: number[] = [];
+  const slowSends: { at: number; ms: number }[] = [];
   let maxPending = 0;
   const started = performance.now();
   const inFlight: Promise<void>[] = [];
@@ -168,7 +199,13 @@ await benchOnNode('flood', node, async () => {
     const due = started + (i / rate) * 1000;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
-    inFlight.push(send(sustained[i]!).then((ms) => void sustainedLatencies.push(ms)));
+    const sentAt = Date.now();
+    inFlight.push(
+      send(sustained[i]!).then((ms) => {
+        sustainedLatencies.push(ms);
+        if (ms >= SLOW_MS) slowSends.push({ at: sentAt, ms });
+      }),
+    );
     if (i % Math.max(1, Math.round(rate)) === 0)
       maxPending = Math.max(maxPending, await pub<number>('svc_getPendingTxCount'));
   }
@@ -177,8 +214,10 @@ await benchOnNode('flood', node, async () => {
   console.log(
     `BENCH flood-sustained txs_per_s=${fmt(total / seconds, 1)} p50_ms=${fmt(percentile(sustainedLatencies, 0.5), 1)} p99_ms=${fmt(percentile(sustainedLatencies, 0.99), 1)} max_pending=${maxPending} seconds=${fmt(seconds, 0)} connection_resets=${resets.count}`,
   );
+  for (const line of slowBursts(slowSends)) log(line);
   watching = false;
   await watcher;
-  // BENCH_LOG_LEVEL=info shows what the node did meanwhile.
+  // BENCH_LOG_LEVEL=info shows what the node did meanwhile (its JSON log lines carry `time`, to
+  // set beside the slow bursts' times).
   if (process.env.BENCH_LOG_LEVEL !== undefined) log(node.output());
 });

@@ -519,7 +519,7 @@ export class View implements WorldStateFork {
    * hashing (tens to hundreds of milliseconds); snapshots afterwards are cheap. The result is the
    * same as hashing at once. A slice ends at every tree level and every `maxHashes` hashes.
    */
-  async hashPendingInSlices(pause: () => Promise<void>, sliceMs = 4, maxHashes = 1024): Promise<void> {
+  async hashPendingInSlices(pause: () => Promise<void>, sliceMs = 8, maxHashes = 1024): Promise<void> {
     let sliceStart = performance.now();
     for (const t of this.trees) {
       t.hashing = this.hashSteps(t, maxHashes);

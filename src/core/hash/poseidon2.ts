@@ -91,7 +91,7 @@ export function poseidon2HashWithSeparator(inputs: readonly Fr[], separator: Fr 
 export async function poseidon2HashInSlices(
   inputs: readonly Fr[],
   pause: () => Promise<void>,
-  sliceMs = 4,
+  sliceMs = 8,
 ): Promise<Fr> {
   assertFrArray(inputs, 'inputs');
   let state: Fr[] = [0n, 0n, 0n, BigInt(inputs.length) << 64n];

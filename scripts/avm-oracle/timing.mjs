@@ -72,13 +72,15 @@ async function loadCairn() {
     const [interpreter, journal, vectors] = await Promise.all([
       import('../../src/avm/interpreter.ts'),
       import('../../src/avm/journal.ts'),
-      // The world a vector file's steps run against, built as test/avm/golden.test.ts builds it.
+      // The world, globals and call requests of a vector file, as test/avm/golden.test.ts builds them.
       import('../../test/avm/vectors.ts'),
     ]);
     return {
       executePublicCall: interpreter.executePublicCall,
       AvmJournal: journal.AvmJournal,
       vectorWorld: vectors.vectorWorld,
+      vectorGlobals: vectors.vectorGlobals,
+      vectorCallRequest: vectors.vectorCallRequest,
     };
   } catch (err) {
     if (err?.code === 'ERR_UNKNOWN_FILE_EXTENSION')
@@ -166,15 +168,7 @@ export class Timing {
     await this.load();
     const C = this.cairn;
     const world = C.vectorWorld(doc);
-    const g = doc.globals;
-    const globals = {
-      chainId: fr(g.chainId),
-      version: fr(g.version),
-      blockNumber: Number(g.blockNumber),
-      timestamp: BigInt(g.timestamp),
-      feePerDaGas: BigInt(g.feePerDaGas),
-      feePerL2Gas: BigInt(g.feePerL2Gas),
-    };
+    const globals = C.vectorGlobals(doc);
     const firstNullifier = fr(doc.firstNullifier);
     let journal;
     let tx;
@@ -185,15 +179,7 @@ export class Timing {
         tx = step.tx;
       }
       const { call, expect } = step;
-      const request = {
-        address: fr(call.address),
-        sender: fr(call.sender),
-        calldata: call.calldata.map(fr),
-        isStaticCall: call.isStaticCall,
-        gasLimit: { l2: call.l2GasLimit, da: call.daGasLimit },
-        transactionFee: fr(call.transactionFee),
-        globals,
-      };
+      const request = C.vectorCallRequest(step, globals);
       const outcome = (r) => ({
         reverted: r.reverted,
         output: r.output.map(hex),

@@ -12,7 +12,7 @@ import { ensureArtifacts } from '../../scripts/fetch-artifacts.mjs';
 import { executePublicCall } from '../../src/avm/interpreter.js';
 import { AvmJournal } from '../../src/avm/journal.js';
 import type { Fr } from '../../src/core/field.js';
-import { type VectorFile, vectorWorld } from './vectors.js';
+import { type VectorFile, vectorCallRequest, vectorGlobals, vectorWorld } from './vectors.js';
 
 const VECTORS = join(import.meta.dirname, 'vectors');
 const skipArtifacts = process.env.CAIRN_SKIP_ARTIFACTS === '1';
@@ -33,15 +33,7 @@ function effectsOf(journal: AvmJournal) {
 
 function runFile(file: VectorFile): void {
   const world = vectorWorld(file);
-  const g = file.globals;
-  const globals = {
-    chainId: fr(g.chainId!),
-    version: fr(g.version!),
-    blockNumber: Number(g.blockNumber),
-    timestamp: BigInt(g.timestamp!),
-    feePerDaGas: BigInt(g.feePerDaGas!),
-    feePerL2Gas: BigInt(g.feePerL2Gas!),
-  };
+  const globals = vectorGlobals(file);
   let journal: AvmJournal | undefined;
   let txNumber: number | undefined;
   for (const step of file.steps) {
@@ -54,15 +46,7 @@ function runFile(file: VectorFile): void {
     const before = effectsOf(j);
     const { call, expect } = step;
     const where = `${file.group}: ${step.name}`;
-    const result = executePublicCall(j, {
-      address: fr(call.address),
-      sender: fr(call.sender),
-      calldata: call.calldata.map(fr),
-      isStaticCall: call.isStaticCall,
-      gasLimit: { l2: call.l2GasLimit, da: call.daGasLimit },
-      transactionFee: fr(call.transactionFee),
-      globals,
-    });
+    const result = executePublicCall(j, vectorCallRequest(step, globals));
     const after = effectsOf(j);
     assert.equal(result.reverted, expect.reverted, `${where}: reverted (${result.revertReason})`);
     assert.deepEqual(result.output.map(hex), expect.output, `${where}: output`);

@@ -1,7 +1,9 @@
 // The golden vectors' files (test/avm/vectors/*.json, docs/avm-vectors.md): their shape, and the
 // in-memory world a file's steps run against, as the reference's world was when they were recorded.
-// Used by golden.test.ts and by the oracle's timing mode (scripts/avm-oracle/timing.mjs).
+// Used by golden.test.ts, test/execution/avm-calls.test.ts and by the oracle's timing mode
+// (scripts/avm-oracle/timing.mjs).
 import { publicDispatchBytecode } from '../../scripts/fetch-artifacts.mjs';
+import type { AvmCallRequest, AvmGlobals } from '../../src/avm/interpreter.js';
 import { InMemoryAvmWorld } from '../../src/avm/memory-world.js';
 import type { Fr } from '../../src/core/field.js';
 
@@ -35,7 +37,8 @@ export interface VectorStep {
     instructions: number;
     l2GasUsed: number;
     daGasUsed: number;
-    storageWrites: { contract: string; slot: string; value: string }[];
+    /** Each write's contract and slot, and the public-data leaf slot they hash to. */
+    storageWrites: { contract: string; slot: string; leafSlot: string; value: string }[];
     nullifiers: string[];
     noteHashes: string[];
     publicLogs: { contract: string; fields: string[] }[];
@@ -56,6 +59,33 @@ export interface VectorFile {
 }
 
 const fr = (hex: string): Fr => BigInt(hex);
+
+/** The globals a vector file's calls ran with. */
+export function vectorGlobals(file: VectorFile): AvmGlobals {
+  const g = file.globals;
+  return {
+    chainId: fr(g.chainId!),
+    version: fr(g.version!),
+    blockNumber: Number(g.blockNumber),
+    timestamp: BigInt(g.timestamp!),
+    feePerDaGas: BigInt(g.feePerDaGas!),
+    feePerL2Gas: BigInt(g.feePerL2Gas!),
+  };
+}
+
+/** A step's call as the interpreter takes it. */
+export function vectorCallRequest(step: VectorStep, globals: AvmGlobals): AvmCallRequest {
+  const { call } = step;
+  return {
+    address: fr(call.address),
+    sender: fr(call.sender),
+    calldata: call.calldata.map(fr),
+    isStaticCall: call.isStaticCall,
+    gasLimit: { l2: call.l2GasLimit, da: call.daGasLimit },
+    transactionFee: fr(call.transactionFee),
+    globals,
+  };
+}
 
 /** The in-memory world of a vector file: its contracts, their bytecode and its pre-state. */
 export function vectorWorld(file: VectorFile): InMemoryAvmWorld {

@@ -21,39 +21,14 @@ import { executeTx } from '../../src/execution/executor.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
 import { WorldState } from '../../src/world-state/world-state.js';
+import type { VectorContract, VectorFile, VectorStep } from '../avm/vectors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-avm-calls-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Contract {
-  name: string;
-  address: string;
-  classId: string;
-  deployer: string;
-  initializationHash: string;
-  deploymentNullifier?: string;
-  canonical?: boolean;
-  artifact: { package: string; file: string };
-}
-interface Step {
-  name: string;
-  tx: number;
-  call: { address: string; sender: string; isStaticCall: boolean; calldata: string[]; l2GasLimit: number };
-  expect: {
-    reverted: boolean;
-    output: string[];
-    l2GasUsed: number;
-    daGasUsed: number;
-    storageWrites: { leafSlot: string; value: string }[];
-    nullifiers: string[];
-    publicLogs: { contract: string; fields: string[] }[];
-  };
-}
-const vectors = JSON.parse(readFileSync(join(import.meta.dirname, '../avm/vectors/token.json'), 'utf8')) as {
-  globals: Record<string, string>;
-  contracts: Contract[];
-  steps: Step[];
-};
+const vectors = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../avm/vectors/token.json'), 'utf8'),
+) as VectorFile;
 
 const fr = (hex: string): Fr => BigInt(hex);
 const hex = (v: Fr) => `0x${v.toString(16)}`;
@@ -65,9 +40,9 @@ describe('executeTx: public calls to published contracts run on the AVM', {
   test('every Token vector step as a tx: the reference outcome, return values, gas and effects', async () => {
     await ensureArtifacts();
     const bytecodes = new Map<Fr, Uint8Array>();
-    const instances = new Map<Fr, Contract>();
+    const instances = new Map<Fr, VectorContract>();
     for (const c of vectors.contracts) {
-      bytecodes.set(fr(c.classId), publicDispatchBytecode(c.artifact.package, c.artifact.file));
+      bytecodes.set(fr(c.classId), publicDispatchBytecode(c.artifact!.package, c.artifact!.file));
       instances.set(fr(c.address), c);
     }
     const contracts: PublicContracts = {
@@ -122,7 +97,7 @@ describe('executeTx: public calls to published contracts run on the AVM', {
 
     // Steps with the same tx number are one tx of several calls (SSTORE's first-write charge and
     // the limits count the whole tx).
-    const txs = new Map<number, Step[]>();
+    const txs = new Map<number, VectorStep[]>();
     for (const step of vectors.steps) txs.set(step.tx, [...(txs.get(step.tx) ?? []), step]);
     for (const steps of txs.values()) {
       // The calls get what the reference gave them: all they may use, or a step's small limit.
@@ -166,7 +141,7 @@ describe('executeTx: public calls to published contracts run on the AVM', {
       }
       // An exceptional halt burns the gas the call was given, which differs here; the rest is exact.
       if (!steps.some((s) => s.expect.l2GasUsed === s.call.l2GasLimit)) {
-        const sum = (f: (s: Step) => number) => steps.reduce((n, s) => n + f(s), 0);
+        const sum = (f: (s: VectorStep) => number) => steps.reduce((n, s) => n + f(s), 0);
         assert.equal(
           result.gasUsed.publicGas.l2Gas,
           sum((s) => s.expect.l2GasUsed),

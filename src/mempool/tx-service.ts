@@ -274,7 +274,7 @@ export class TxService {
    * Adds a validated tx to the pool. Adds arriving in the same turn of the event loop are committed
    * together, and each sendTx answers once its tx is committed: a crash of the process cannot lose
    * it. The flush to disk follows off the event loop; waiting for it here put the disk's slowest
-   * moments (the embedded L1's saves) into the send latency, p99 612 ms against 131 ms.
+   * moments (the embedded L1's saves) into the send latency, p99 612 ms against 122 ms.
    */
   private admit(tx: Tx, hash: Fr, size: number): Promise<AddResult> {
     return new Promise((resolve, reject) => {

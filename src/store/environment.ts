@@ -1,6 +1,7 @@
 // One LMDB environment per concern (docs/architecture.md, "Stores"): `node`, `world-state`,
 // `archiver`, `mempool`, `p2p`. An environment holds named sub-databases; `write` runs a batch of
-// writes atomically and durably; `snapshot` runs reads against one consistent version.
+// writes atomically (kept through a crash of the process at once, flushed to disk off the event
+// loop); `snapshot` runs reads against one consistent version.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Database, type Key, open, type RootDatabase, type Transaction, TransactionFlags } from 'lmdb';
@@ -53,9 +54,8 @@ export function openEnvironment(dataDir: string, name: string): StoreEnvironment
   const root: RootDatabase = open({ path, maxDbs: 64 });
   const databases = new Map<string, Database<unknown, Key>>();
   let closed = false;
-  // Writes committed, and how many of them are known to be on disk; the flush under way.
-  let committed = 0;
-  let flushedUpTo = 0;
+  // Whether a write was committed since the last flush began; the flush under way.
+  let unflushed = false;
   let flushing: Promise<void> | undefined;
 
   // lmdb-js's untyped `sync(callback)`: mdb_env_sync on a libuv thread.
@@ -64,13 +64,13 @@ export function openEnvironment(dataDir: string, name: string): StoreEnvironment
   /** Flushes until every committed write is on disk; one mdb_env_sync covers all before it. */
   async function flushInBackground(): Promise<void> {
     try {
-      while (flushedUpTo < committed && !closed) {
-        const upTo = committed;
+      while (unflushed && !closed) {
+        unflushed = false;
         await new Promise<void>((resolve, reject) => syncable.sync((err) => (err ? reject(err) : resolve())));
-        flushedUpTo = upTo;
       }
     } catch {
       // The next write tries again; LMDB keeps the file whole meanwhile.
+      unflushed = true;
     } finally {
       flushing = undefined;
     }
@@ -99,8 +99,8 @@ export function openEnvironment(dataDir: string, name: string): StoreEnvironment
     binaryDatabase: (dbName: string) => sub<Database<Buffer, Buffer>>(dbName, true),
     write(fn) {
       const result = root.transactionSync(fn, COMMIT_NOW_FLUSH_LATER);
-      committed++;
-      if (flushing === undefined) flushing = flushInBackground();
+      unflushed = true;
+      flushing ??= flushInBackground();
       return result;
     },
     writeFlushed: (fn) => root.transactionSync(fn),

@@ -36,6 +36,7 @@ import type { Validator } from '../validators/keystore.js';
 import type { CheckpointToAttest } from '../validators/validator-client.js';
 import type { WorldState } from '../world-state/world-state.js';
 import { FinishTimeEstimate } from './finish-estimate.js';
+import { L1BlockClock } from './l1-clock.js';
 
 /** Where the sequencer takes txs from: the mempool. */
 export interface TxSource {
@@ -151,6 +152,8 @@ export class Sequencer {
   private sentForSlot = -1;
   /** How long finishing a checkpoint takes per tx (realtime only): where building must stop. */
   private readonly finishTime = new FinishTimeEstimate();
+  /** When the L1 blocks seen were mined (realtime only): the send deadline counts from there. */
+  private readonly l1Clock = new L1BlockClock();
   /** The slot in which a prune was sent, so it is sent once. */
   private prunedInSlot = -1;
   /** The slot of the last slashing vote, so a slot gets one. */
@@ -201,6 +204,7 @@ export class Sequencer {
   async work(now: bigint, next: bigint): Promise<SequencerOutcome> {
     const { rollup, constants } = this.o;
     const slot = slotAt(now, constants);
+    if (this.o.realtime?.()) this.l1Clock.observe(now, this.wall());
     if (this.paused) return { kind: 'paused', slot };
     if (slotAt(next, constants) !== slot) return { kind: 'slot-ending', slot };
     if (slot === this.sentForSlot) return { kind: 'slot-taken', slot };
@@ -234,7 +238,8 @@ export class Sequencer {
   /**
    * With the realtime clock, the wall-clock deadlines of a slot whose latest L1 block is at `now`
    * (seen just now) and whose next one is at `next`: the proposal must be sent before the slot's
-   * last L1 block is mined (less a margin for sending), and building gets a share of that time.
+   * last L1 block is mined (counted from when the latest block was mined, not from when it was
+   * seen; less a margin for sending), and building gets a share of that time.
    * Undefined with the manual clock: L1 time stands still while the node works.
    */
   slotDeadlines(slot: number, now: bigint, next: bigint): SlotDeadlines | undefined {
@@ -245,7 +250,8 @@ export class Sequencer {
     const lastBlockOfSlot = next + ((slotEnd - 1n - next) / blockTime) * blockTime;
     const margin = Math.max(500, (Number(blockTime) * 1000) / 2);
     const seen = this.wall();
-    const sendBy = seen + Number(lastBlockOfSlot - now) * 1000 - margin;
+    const minedAt = this.l1Clock.minedAt(now, seen, Number(blockTime) * 1000);
+    const sendBy = minedAt + Number(lastBlockOfSlot - now) * 1000 - margin;
     return { buildBy: seen + Math.max(0, sendBy - seen) * BUILD_SHARE, sendBy };
   }
 
@@ -295,6 +301,8 @@ export class Sequencer {
     const credited = this.beneficiaries(me);
     // Time spent after building (sealing, committing, encoding, attestations), and over how many txs.
     let finishMs = 0;
+    // The finishing time by step, for the log: which step grows when finishing slows.
+    const steps = { seal: 0, commit: 0, store: 0, encode: 0, attest: 0 };
     let buildMs = 0;
     let txCount = 0;
     const used = new Set<Fr>();
@@ -339,10 +347,15 @@ export class Sequencer {
       // waiting meanwhile are answered between the steps.
       const block = await builder.finishInSlices(manaUsed, yieldToEventLoop);
       await yieldToEventLoop();
+      const commitStart = this.wall();
+      steps.seal += commitStart - finishStart;
       await worldState.commit(fork);
       await yieldToEventLoop();
+      const storeStart = this.wall();
+      steps.commit += storeStart - commitStart;
       proposedBlocks.addProposedBlock(block);
       await yieldToEventLoop();
+      steps.store += this.wall() - storeStart;
       for (const r of reverted) this.o.txs.reverted(r.hash, r.reason);
       blocks.push(block);
       await this.o.consensus.announceBlock(block, slot, me);
@@ -374,6 +387,8 @@ export class Sequencer {
     const headerHash = checkpointHeaderHash(header);
     const encodeStart = this.wall();
     const body = await encodeCheckpointBodyInSlices({ header, blocks }, yieldToEventLoop);
+    const attestStart = this.wall();
+    steps.encode = attestStart - encodeStart;
     // The proposal has to be mined in this slot: stop waiting in time to send it (realtime), or a
     // block before the slot ends (manual: L1 time only moves when mined).
     const slotLeftMs = Number(slotStart(slot + 1, constants) - next - 1n) * 1000;
@@ -393,8 +408,12 @@ export class Sequencer {
       deadline: attestationDeadline,
     });
     finishMs += this.wall() - encodeStart;
+    steps.attest = this.wall() - attestStart;
     if (deadlines !== undefined) this.finishTime.observe(txCount, finishMs);
-    const timing = `${txCount} txs built in ${buildMs} ms, finished in ${finishMs} ms`;
+    const stepList = Object.entries(steps)
+      .map(([step, ms]) => `${step} ${ms}`)
+      .join(', ');
+    const timing = `${txCount} txs built in ${buildMs} ms, finished in ${finishMs} ms: ${stepList}`;
     if (attestations === undefined) {
       this.sentForSlot = slot;
       return { kind: 'no-quorum', slot };

@@ -30,6 +30,14 @@ export interface StoreEnvironment {
    * would do harm (a validator's record of what it signed).
    */
   writeFlushed<T>(fn: () => T): T;
+  /**
+   * As `write`, atomically too, but the commit — writing the changed pages out, tens to hundreds
+   * of milliseconds for a large batch while the disk is busy — happens on lmdb-js's write thread:
+   * `fn` runs on this thread when that thread has opened the transaction, and the promise resolves
+   * once it has committed. For large batches (a block's world-state parts), which held every
+   * request up when committed here.
+   */
+  writeInBackground<T>(fn: () => T): Promise<T>;
   /** Runs `fn` with a read transaction that sees one committed version throughout. */
   snapshot<T>(fn: (txn: Transaction) => T): T;
   /**
@@ -104,6 +112,9 @@ export function openEnvironment(dataDir: string, name: string): StoreEnvironment
       return result;
     },
     writeFlushed: (fn) => root.transactionSync(fn),
+    // A child transaction, so that a throw in `fn` undoes its writes (see `write`). With lmdb-js's
+    // default overlappingSync the promise resolves on commit and the flush follows on its own.
+    writeInBackground: <T>(fn: () => T) => root.childTransaction(fn) as Promise<T>,
     snapshot(fn) {
       const txn = root.useReadTransaction();
       try {

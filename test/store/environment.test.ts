@@ -31,6 +31,40 @@ describe('store environment', () => {
     await env.close();
   });
 
+  test('a write in the background is atomic, resolves with its result once committed, and is kept', async () => {
+    const env = openEnvironment(dir, 'background');
+    const db = env.binaryDatabase('t');
+    const meta = env.database<number>('m');
+    const result = await env.writeInBackground(() => {
+      db.putSync(Buffer.from([1]), Buffer.from([1]));
+      meta.putSync('n', 1);
+      return 'done';
+    });
+    assert.equal(result, 'done');
+    assert.equal(meta.get('n'), 1);
+    await assert.rejects(
+      env.writeInBackground(() => {
+        db.putSync(Buffer.from([2]), Buffer.from([2]));
+        meta.putSync('n', 2);
+        throw new Error('half way');
+      }),
+      /half way/,
+    );
+    assert.equal(db.get(Buffer.from([2])), undefined);
+    assert.equal(meta.get('n'), 1);
+    // Two in a row commit in order, and a synchronous write after them sees both.
+    const first = env.writeInBackground(() => meta.putSync('n', 3));
+    const second = env.writeInBackground(() => meta.putSync('n', 4));
+    await Promise.all([first, second]);
+    env.write(() => meta.putSync('after', meta.get('n')!));
+    assert.equal(meta.get('after'), 4);
+    await env.close();
+    const reopened = openEnvironment(dir, 'background');
+    assert.deepEqual(reopened.binaryDatabase('t').get(Buffer.from([1])), Buffer.from([1]));
+    assert.equal(reopened.database<number>('m').get('after'), 4);
+    await reopened.close();
+  });
+
   test('writes are committed when they return, and kept when the store closes; writeFlushed is atomic too', async () => {
     const env = openEnvironment(dir, 'flush');
     const db = env.database<number>('kv');

@@ -34,7 +34,11 @@ export const ARTIFACT_PACKAGES = {
   '@aztec/noir-contracts.js@4.1.2': {
     integrity:
       'sha512-eybN3ehbwRlNr/KYV0kOjoL4ZUeIKPG7Fymu3zL+f+csDlQTkaV6fU0j8pT7QQRJj9Xh3o2U0HUYBTUsXe5HFg==',
-    files: ['artifacts/token_contract-Token.json', 'artifacts/auth_registry_contract-AuthRegistry.json'],
+    files: [
+      'artifacts/token_contract-Token.json',
+      'artifacts/auth_registry_contract-AuthRegistry.json',
+      'artifacts/nft_contract-NFT.json',
+    ],
   },
   '@aztec/noir-test-contracts.js@4.1.2': {
     integrity:

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../config/load.js';
 import { envOf, flagOf, SETTINGS, type SettingKey } from '../config/settings.js';
 import { NODE_VERSION } from '../core/version.js';
 import { createLogger } from '../node/logger.js';
+import { addContractCommand } from './contract.js';
 import { addL1Command } from './l1.js';
 import { type RunningNode, serve } from './serve.js';
 import { addTxCommand } from './tx.js';
@@ -124,6 +125,7 @@ const startCmd = program
 addSettingOptions(startCmd);
 startCmd.action((opts: Record<string, unknown>) => start(opts));
 addTxCommand(program);
+addContractCommand(program);
 addL1Command(program);
 
 await program.parseAsync(process.argv);

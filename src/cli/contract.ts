@@ -1,0 +1,417 @@
+// `cairn contract …`: contracts from compiled artifacts on a running node — deploy, call,
+// simulate, read storage and logs — with arguments and results in the artifact's ABI.
+//   cairn contract deploy --artifact token_contract-Token.json --args 0x…01 "My Token" MTK 18 --wait
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { AbiValue } from '../core/abi.js';
+import { abiValueToJson } from '../core/abi.js';
+import type { ContractArtifact } from '../core/artifact.js';
+import {
+  ContractRevertError,
+  decodeRevertReason,
+  deployContract,
+  devAccounts,
+  findFunction,
+  loadArtifact,
+  NodeClient,
+  publicCall,
+  type Receipt,
+  randomFr,
+  RpcError,
+  sendTx,
+  simulateCall,
+  storageSlot,
+  waitForReceipt,
+} from '../client/index.js';
+import { type Fr, toHex32 } from '../core/field.js';
+import { field } from './args.js';
+
+const DEFAULT_RPC_URL = 'http://127.0.0.1:8080';
+
+interface CommonOptions {
+  rpcUrl: string;
+  account: number;
+  json?: boolean;
+}
+interface SendingOptions extends CommonOptions {
+  artifact: string;
+  wait?: boolean;
+  gasLimit?: { l2Gas: number; daGas: number };
+}
+
+function accountIndex(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 9) throw new InvalidArgumentError(`expected a dev account 0..9, got ${text}`);
+  return n;
+}
+
+function gasLimit(text: string): { l2Gas: number; daGas: number } {
+  const m = /^(\d+)(?:,(\d+))?$/.exec(text);
+  if (!m) throw new InvalidArgumentError(`expected L2 gas, or L2,DA gas (e.g. 2000000,100000), got ${text}`);
+  return { l2Gas: Number(m[1]), daGas: Number(m[2] ?? 786_432) };
+}
+
+function blockNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a block number, got ${text}`);
+  return n;
+}
+
+/** A CLI argument as an ABI value: JSON for arrays and structs (`[1,2]`, `{"x":1}`), else the text. */
+function abiArg(text: string): AbiValue {
+  const t = text.trim();
+  if (t.startsWith('[') || t.startsWith('{')) {
+    try {
+      return JSON.parse(t) as AbiValue;
+    } catch {
+      throw new Error(`argument ${text} is not valid JSON (arrays and structs are given as JSON)`);
+    }
+  }
+  return text;
+}
+
+const fromOf = (o: CommonOptions): Fr => devAccounts(o.account + 1)[o.account]!.address;
+
+function print(o: CommonOptions, json: unknown, lines: string[]): void {
+  process.stdout.write(
+    o.json
+      ? `${JSON.stringify(json, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`
+      : `${lines.join('\n')}\n`,
+  );
+}
+
+function showValue(value: AbiValue | undefined): string {
+  if (value === undefined) return '(no return value)';
+  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return value;
+  return JSON.stringify(abiValueToJson(value));
+}
+
+/** The receipt, summed up: success, or the revert with the contract's own reason. */
+function receiptLines(receipt: Receipt, artifact: ContractArtifact | undefined): string[] {
+  if (receipt.status === 'dropped') return [`status     dropped: ${receipt.error}`];
+  const where = `block ${receipt.blockNumber} (${receipt.status}), fee ${receipt.transactionFee}`;
+  if (receipt.executionResult === 'success') return [`status     success in ${where}`];
+  const reason = artifact && receipt.error ? decodeRevertReason(receipt.error, artifact) : receipt.error;
+  return [`status     reverted in ${where}: ${reason}`];
+}
+
+async function finish(
+  o: SendingOptions,
+  artifact: ContractArtifact,
+  hash: string,
+  json: Record<string, unknown>,
+  lines: string[],
+): Promise<void> {
+  if (!o.wait) {
+    print(o, json, lines);
+    return;
+  }
+  const receipt = await waitForReceipt(new NodeClient(o.rpcUrl), hash);
+  const reason =
+    receipt.executionResult === 'reverted' && receipt.error ? decodeRevertReason(receipt.error, artifact) : undefined;
+  print(o, { ...json, receipt: { ...receipt, ...(reason ? { reason } : {}) } }, [
+    ...lines,
+    ...receiptLines(receipt, artifact),
+  ]);
+  if (receipt.status === 'dropped' || receipt.executionResult === 'reverted') process.exitCode = 1;
+}
+
+async function deploy(
+  o: SendingOptions & { args?: string[]; salt?: Fr; init: boolean; initializer?: string; universal?: boolean },
+) {
+  const artifact = loadArtifact(o.artifact);
+  const client = new NodeClient(o.rpcUrl);
+  const d = await deployContract(client, {
+    artifact,
+    args: (o.args ?? []).map(abiArg),
+    salt: o.salt ?? randomFr(),
+    deployer: o.universal ? 0n : fromOf(o),
+    from: fromOf(o),
+    skipInitialization: !o.init,
+    ...(o.initializer ? { initializer: o.initializer } : {}),
+    ...(o.gasLimit ? { gasLimits: o.gasLimit } : {}),
+  });
+  const ran = d.initializer !== undefined && o.init ? d.initializer.name : undefined;
+  await finish(
+    o,
+    artifact,
+    d.hash,
+    {
+      contract: artifact.name,
+      address: toHex32(d.address),
+      classId: toHex32(d.classId),
+      publishesClass: d.publishesClass,
+      initializer: ran ?? null,
+      txHash: d.hash,
+      gasLimits: d.gasLimits,
+    },
+    [
+      `contract   ${artifact.name}`,
+      `address    ${toHex32(d.address)}`,
+      `class id   ${toHex32(d.classId)} (${d.publishesClass ? 'published by this tx' : 'already on the node'})`,
+      `initializer ${ran ?? '(none run)'}`,
+      `tx         ${d.hash}`,
+    ],
+  );
+}
+
+async function call(address: Fr, fnName: string, args: string[], o: SendingOptions) {
+  const artifact = loadArtifact(o.artifact);
+  const fn = findFunction(artifact, fnName);
+  const c = publicCall(address, fn, args.map(abiArg));
+  const client = new NodeClient(o.rpcUrl);
+  const sent = await sendTx(
+    client,
+    { publicCalls: [c] },
+    { from: fromOf(o), ...(o.gasLimit ? { gasLimits: o.gasLimit } : {}) },
+    artifact,
+  );
+  await finish(o, artifact, sent.hash, { txHash: sent.hash, function: fn.signature, gasLimits: sent.gasLimits }, [
+    `call       ${artifact.name}.${fn.signature} at ${toHex32(address)}`,
+    `tx         ${sent.hash}`,
+  ]);
+}
+
+async function simulate(address: Fr, fnName: string, args: string[], o: CommonOptions & { artifact: string }) {
+  const artifact = loadArtifact(o.artifact);
+  const r = await simulateCall(new NodeClient(o.rpcUrl), {
+    artifact,
+    address,
+    fn: fnName,
+    args: args.map(abiArg),
+    from: fromOf(o),
+  });
+  print(
+    o,
+    {
+      value: r.value === undefined ? null : abiValueToJson(r.value),
+      returnValues: r.fields.map(toHex32),
+      gasUsed: r.gasUsed,
+    },
+    [showValue(r.value)],
+  );
+}
+
+async function storage(
+  address: Fr,
+  variable: string,
+  keys: string[],
+  o: CommonOptions & { artifact: string; block?: number },
+) {
+  const artifact = loadArtifact(o.artifact);
+  const slot = storageSlot(
+    artifact,
+    variable,
+    keys.map((k) => {
+      try {
+        return field(k);
+      } catch (err) {
+        throw new Error(`key ${k}: ${(err as Error).message}`);
+      }
+    }),
+  );
+  const value = BigInt(
+    await new NodeClient(o.rpcUrl).call<string>('svc_getPublicStorageAt', [
+      o.block ?? 'latest',
+      toHex32(address),
+      toHex32(slot),
+    ]),
+  );
+  print(o, { slot: toHex32(slot), value: toHex32(value), decimal: value.toString() }, [
+    `${value} (${toHex32(value)}) at slot ${toHex32(slot)}`,
+  ]);
+}
+
+interface PublicLog {
+  id: { blockNumber: number; txIndex: number; logIndex: number; txHash?: string };
+  log: { contractAddress: string; fields: string[] };
+}
+
+async function logs(address: Fr, o: CommonOptions & { fromBlock?: number; toBlock?: number }) {
+  const client = new NodeClient(o.rpcUrl);
+  const all: PublicLog[] = [];
+  let afterLog: PublicLog['id'] | undefined;
+  for (;;) {
+    const page = await client.call<{ logs: PublicLog[]; maxLogsHit: boolean }>('node_getPublicLogs', [
+      {
+        contractAddress: toHex32(address),
+        ...(o.fromBlock === undefined ? {} : { fromBlock: o.fromBlock }),
+        ...(o.toBlock === undefined ? {} : { toBlock: o.toBlock }),
+        ...(afterLog ? { afterLog } : {}),
+      },
+    ]);
+    all.push(...page.logs);
+    if (!page.maxLogsHit || page.logs.length === 0) break;
+    afterLog = page.logs.at(-1)!.id;
+  }
+  print(
+    o,
+    all,
+    all.length === 0
+      ? ['no public logs']
+      : all.map((l) => `block ${l.id.blockNumber} tx ${l.id.txIndex} log ${l.id.logIndex}: ${l.log.fields.join(' ')}`),
+  );
+}
+
+/** Runs a subcommand; errors become one line on stderr and exit code 1 (nothing is sent). */
+function action<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>) {
+  return async (...args: A) => {
+    const o = args.at(-2) as CommonOptions;
+    try {
+      await fn(...args);
+    } catch (err) {
+      process.stderr.write(`cairn contract ${name}: ${errorLine(err, o?.rpcUrl)}\n`);
+      process.exit(1);
+    }
+  };
+}
+
+function errorLine(err: unknown, rpcUrl: string | undefined): string {
+  if (err instanceof RpcError) {
+    const reasons = (err.data as { reasons?: string[] } | undefined)?.reasons;
+    return `${err.message}${reasons ? `: ${reasons.join('; ')}` : ''}`;
+  }
+  if (err instanceof ContractRevertError) return `would revert: ${err.message}`;
+  const e = err as Error & { cause?: { code?: string } };
+  if (e.message === 'fetch failed' || e.cause?.code === 'ECONNREFUSED')
+    return `cannot reach the node at ${rpcUrl} — is it running? (--rpc-url or CAIRN_RPC_URL)`;
+  return e.message;
+}
+
+function common(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option('--rpc-url <url>', 'Public JSON-RPC URL of the node')
+        .env('CAIRN_RPC_URL')
+        .default(DEFAULT_RPC_URL),
+    )
+    .option('--account <index>', 'Dev account (0..9) that pays and sends', accountIndex, 0)
+    .option('--json', 'Print JSON');
+}
+
+function sending(cmd: Command): Command {
+  return common(cmd)
+    .requiredOption('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)')
+    .option('--wait', 'Wait for the tx to be in a block and print its outcome')
+    .option(
+      '--gas-limit <l2[,da]>',
+      'Gas limits (default: measured by simulating the tx, plus 10%; a tx that would revert is not sent)',
+      gasLimit,
+    );
+}
+
+export function addContractCommand(program: Command): void {
+  const contract = program
+    .command('contract')
+    .description('Deploy, call and read contracts from compiled artifacts on a running node')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cairn contract deploy --artifact token_contract-Token.json --args 0x…admin "My Token" MTK 18 --wait
+  cairn contract call 0x…token mint_to_public 0x…alice 1000 --artifact token_contract-Token.json --wait
+  cairn contract simulate 0x…token balance_of_public 0x…alice --artifact token_contract-Token.json
+  cairn contract storage 0x…token public_balances 0x…alice --artifact token_contract-Token.json
+  cairn contract logs 0x…token --from-block 1
+
+Arguments follow the function's ABI: numbers as decimal or 0x-hex, addresses as 0x-hex, bools as
+true/false, strings as text, arrays and structs as JSON ('[1,2]', '{"x":1,"y":2}').`,
+    );
+
+  sending(
+    contract
+      .command('deploy')
+      .description('Publish a contract (its class if the node lacks it, then the instance) and run its initializer')
+      .option('--args <values...>', "The initializer's arguments")
+      .option('--salt <salt>', 'Salt of the instance (default random): the address depends on it', field)
+      .option('--universal', 'Deployer 0: the address does not depend on the deploying account')
+      .option('--initializer <name>', 'The public initializer to run (default: the only one)')
+      .option('--no-init', 'Publish without running the initializer'),
+  )
+    .addHelpText(
+      'after',
+      `
+Example:
+  cairn contract deploy --artifact token_contract-Token.json --args 0x…admin "My Token" MTK 18 --wait`,
+    )
+    .action(action('deploy', (o: Parameters<typeof deploy>[0]) => deploy(o)));
+
+  sending(
+    contract
+      .command('call')
+      .description('Send a tx that calls a public function')
+      .argument('<address>', 'Contract address', field)
+      .argument('<function>', 'Function name')
+      .argument('[args...]', "The function's arguments"),
+  )
+    .addHelpText(
+      'after',
+      `
+Example:
+  cairn contract call 0x…token transfer_in_public 0x…alice 0x…bob 100 0 --artifact token_contract-Token.json --wait`,
+    )
+    .action(action('call', (address: Fr, fn: string, args: string[], o: SendingOptions) => call(address, fn, args, o)));
+
+  common(
+    contract
+      .command('simulate')
+      .description('Run a public function without a tx and print what it returns')
+      .argument('<address>', 'Contract address', field)
+      .argument('<function>', 'Function name')
+      .argument('[args...]', "The function's arguments")
+      .requiredOption('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)'),
+  )
+    .addHelpText(
+      'after',
+      `
+Example:
+  cairn contract simulate 0x…token balance_of_public 0x…alice --artifact token_contract-Token.json`,
+    )
+    .action(
+      action('simulate', (address: Fr, fn: string, args: string[], o: CommonOptions & { artifact: string }) =>
+        simulate(address, fn, args, o),
+      ),
+    );
+
+  common(
+    contract
+      .command('storage')
+      .description("Read a public storage variable (a map's entry with its keys)")
+      .argument('<address>', 'Contract address', field)
+      .argument('<variable>', 'Storage variable, as the artifact names it')
+      .argument('[keys...]', 'Map keys, outermost first')
+      .requiredOption('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)')
+      .option('--block <number>', 'Read at this block (default: latest)', blockNumber),
+  )
+    .addHelpText(
+      'after',
+      `
+Example:
+  cairn contract storage 0x…token public_balances 0x…alice --artifact token_contract-Token.json`,
+    )
+    .action(
+      action(
+        'storage',
+        (address: Fr, variable: string, keys: string[], o: CommonOptions & { artifact: string; block?: number }) =>
+          storage(address, variable, keys, o),
+      ),
+    );
+
+  common(
+    contract
+      .command('logs')
+      .description("A contract's public logs, oldest first")
+      .argument('<address>', 'Contract address', field)
+      .option('--from-block <number>', 'First block (inclusive)', blockNumber)
+      .option('--to-block <number>', 'Last block (exclusive)', blockNumber),
+  )
+    .addHelpText(
+      'after',
+      `
+Example:
+  cairn contract logs 0x…token --from-block 1 --json`,
+    )
+    .action(
+      action('logs', (address: Fr, o: CommonOptions & { fromBlock?: number; toBlock?: number }) => logs(address, o)),
+    );
+}

@@ -1,11 +1,15 @@
 // `cairn contract …`: contracts from compiled artifacts on a running node — deploy, call,
 // simulate, read storage and logs — with arguments and results in the artifact's ABI.
 //   cairn contract deploy --artifact token_contract-Token.json --args 0x…01 "My Token" MTK 18 --wait
+import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { artifactPath } from '../../scripts/fetch-artifacts.mjs';
 import type { AbiValue } from '../core/abi.js';
 import { abiValueToJson } from '../core/abi.js';
 import type { ContractArtifact } from '../core/artifact.js';
 import {
+  authorizePublicCall,
+  checkContract,
   ContractRevertError,
   decodeRevertReason,
   deployContract,
@@ -56,8 +60,25 @@ function blockNumber(text: string): number {
   return n;
 }
 
-/** A CLI argument as an ABI value: JSON for arrays and structs (`[1,2]`, `{"x":1}`), else the text. */
+/** `account:N`: dev account N's address, so commands need not spell addresses out. */
+function devAddress(text: string): string | undefined {
+  const m = /^account:(\d)$/.exec(text.trim());
+  return m ? toHex32(devAccounts(10)[Number(m[1])]!.address) : undefined;
+}
+
+/** An address: 0x-hex, decimal or `account:N`. */
+function address(text: string): Fr {
+  const dev = devAddress(text);
+  return field(dev ?? text);
+}
+
+/**
+ * A CLI argument as an ABI value: `account:N` for a dev account's address, JSON for arrays and
+ * structs (`[1,2]`, `{"x":1}`), else the text.
+ */
 function abiArg(text: string): AbiValue {
+  const dev = devAddress(text);
+  if (dev !== undefined) return dev;
   const t = text.trim();
   if (t.startsWith('[') || t.startsWith('{')) {
     try {
@@ -68,6 +89,24 @@ function abiArg(text: string): AbiValue {
   }
   return text;
 }
+
+/**
+ * The artifact, with the AuthRegistry's error messages added when its artifact is cached here
+ * (the node fetches it at start): a failed authwit check reverts with the registry's error.
+ */
+function withProtocolErrors(artifact: ContractArtifact): ContractArtifact {
+  const path = artifactPath('@aztec/protocol-contracts@4.1.2', 'artifacts/AuthRegistry.json');
+  if (!existsSync(path)) return artifact;
+  try {
+    const registry = loadArtifact(path);
+    return { ...artifact, errors: new Map([...registry.errors, ...artifact.errors]) };
+  } catch {
+    return artifact;
+  }
+}
+
+/** Loads the artifact named by --artifact, able to name the protocol's errors too. */
+const artifactOf = (o: { artifact: string }): ContractArtifact => withProtocolErrors(loadArtifact(o.artifact));
 
 const fromOf = (o: CommonOptions): Fr => devAccounts(o.account + 1)[o.account]!.address;
 
@@ -119,7 +158,7 @@ async function finish(
 async function deploy(
   o: SendingOptions & { args?: string[]; salt?: Fr; init: boolean; initializer?: string; universal?: boolean },
 ) {
-  const artifact = loadArtifact(o.artifact);
+  const artifact = artifactOf(o);
   const client = new NodeClient(o.rpcUrl);
   const d = await deployContract(client, {
     artifact,
@@ -156,10 +195,11 @@ async function deploy(
 }
 
 async function call(address: Fr, fnName: string, args: string[], o: SendingOptions) {
-  const artifact = loadArtifact(o.artifact);
+  const artifact = artifactOf(o);
   const fn = findFunction(artifact, fnName);
   const c = publicCall(address, fn, args.map(abiArg));
   const client = new NodeClient(o.rpcUrl);
+  await checkContract(client, address, artifact);
   const sent = await sendTx(
     client,
     { publicCalls: [c] },
@@ -172,8 +212,35 @@ async function call(address: Fr, fnName: string, args: string[], o: SendingOptio
   ]);
 }
 
+async function authwit(at: Fr, fnName: string, args: string[], o: SendingOptions & { caller: Fr }) {
+  const artifact = artifactOf(o);
+  const fn = findFunction(artifact, fnName);
+  const client = new NodeClient(o.rpcUrl);
+  await checkContract(client, at, artifact);
+  const sent = await authorizePublicCall(client, {
+    owner: fromOf(o),
+    address: at,
+    fn,
+    args: args.map(abiArg),
+    caller: o.caller,
+    ...(o.gasLimit ? { gasLimits: o.gasLimit } : {}),
+  });
+  await finish(
+    o,
+    artifact,
+    sent.hash,
+    { txHash: sent.hash, messageHash: toHex32(sent.messageHash), caller: toHex32(o.caller) },
+    [
+      `authwit    ${toHex32(o.caller)} may call ${artifact.name}.${fn.signature} once, as ${toHex32(fromOf(o))}`,
+      `message    ${toHex32(sent.messageHash)}`,
+      `tx         ${sent.hash}`,
+    ],
+  );
+}
+
 async function simulate(address: Fr, fnName: string, args: string[], o: CommonOptions & { artifact: string }) {
-  const artifact = loadArtifact(o.artifact);
+  const artifact = artifactOf(o);
+  await checkContract(new NodeClient(o.rpcUrl), address, artifact);
   const r = await simulateCall(new NodeClient(o.rpcUrl), {
     artifact,
     address,
@@ -198,7 +265,7 @@ async function storage(
   keys: string[],
   o: CommonOptions & { artifact: string; block?: number },
 ) {
-  const artifact = loadArtifact(o.artifact);
+  const artifact = artifactOf(o);
   const slot = storageSlot(
     artifact,
     variable,
@@ -271,7 +338,8 @@ function errorLine(err: unknown, rpcUrl: string | undefined): string {
     const reasons = (err.data as { reasons?: string[] } | undefined)?.reasons;
     return `${err.message}${reasons ? `: ${reasons.join('; ')}` : ''}`;
   }
-  if (err instanceof ContractRevertError) return `would revert: ${err.message}`;
+  if (err instanceof ContractRevertError)
+    return `would revert: ${err.message}; nothing was sent (--gas-limit sends it without simulating)`;
   const e = err as Error & { cause?: { code?: string } };
   if (e.message === 'fetch failed' || e.cause?.code === 'ECONNREFUSED')
     return `cannot reach the node at ${rpcUrl} — is it running? (--rpc-url or CAIRN_RPC_URL)`;
@@ -312,10 +380,12 @@ Examples:
   cairn contract call 0x…token mint_to_public 0x…alice 1000 --artifact token_contract-Token.json --wait
   cairn contract simulate 0x…token balance_of_public 0x…alice --artifact token_contract-Token.json
   cairn contract storage 0x…token public_balances 0x…alice --artifact token_contract-Token.json
+  cairn contract authwit 0x…token transfer_in_public account:0 account:2 100 7 --caller account:1 --artifact token_contract-Token.json
   cairn contract logs 0x…token --from-block 1
 
-Arguments follow the function's ABI: numbers as decimal or 0x-hex, addresses as 0x-hex, bools as
-true/false, strings as text, arrays and structs as JSON ('[1,2]', '{"x":1,"y":2}').`,
+Arguments follow the function's ABI: numbers as decimal or 0x-hex, addresses as 0x-hex or
+account:N (dev account N), bools as true/false, strings as text, arrays and structs as JSON
+('[1,2]', '{"x":1,"y":2}'). --account N (default 0) pays and is the caller.`,
     );
 
   sending(
@@ -340,7 +410,7 @@ Example:
     contract
       .command('call')
       .description('Send a tx that calls a public function')
-      .argument('<address>', 'Contract address', field)
+      .argument('<address>', 'Contract address', address)
       .argument('<function>', 'Function name')
       .argument('[args...]', "The function's arguments"),
   )
@@ -352,11 +422,35 @@ Example:
     )
     .action(action('call', (address: Fr, fn: string, args: string[], o: SendingOptions) => call(address, fn, args, o)));
 
+  sending(
+    contract
+      .command('authwit')
+      .description(
+        'Authorize another account to make one exact public call on your behalf (AuthRegistry.set_authorized)',
+      )
+      .argument('<address>', 'Contract the call goes to', address)
+      .argument('<function>', 'Function name')
+      .argument('[args...]', "The call's arguments, exactly as the caller will give them")
+      .requiredOption('--caller <address>', 'Who may make the call (0x-hex or account:N)', address),
+  )
+    .addHelpText(
+      'after',
+      `
+Example (account 0 lets account 1 move 100 of its tokens to account 2, once, with nonce 7):
+  cairn contract authwit 0x…token transfer_in_public account:0 account:2 100 7 --caller account:1 --artifact token_contract-Token.json --wait
+  cairn contract call 0x…token transfer_in_public account:0 account:2 100 7 --account 1 --artifact token_contract-Token.json --wait`,
+    )
+    .action(
+      action('authwit', (at: Fr, fn: string, args: string[], o: SendingOptions & { caller: Fr }) =>
+        authwit(at, fn, args, o),
+      ),
+    );
+
   common(
     contract
       .command('simulate')
       .description('Run a public function without a tx and print what it returns')
-      .argument('<address>', 'Contract address', field)
+      .argument('<address>', 'Contract address', address)
       .argument('<function>', 'Function name')
       .argument('[args...]', "The function's arguments")
       .requiredOption('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)'),
@@ -377,7 +471,7 @@ Example:
     contract
       .command('storage')
       .description("Read a public storage variable (a map's entry with its keys)")
-      .argument('<address>', 'Contract address', field)
+      .argument('<address>', 'Contract address', address)
       .argument('<variable>', 'Storage variable, as the artifact names it')
       .argument('[keys...]', 'Map keys, outermost first')
       .requiredOption('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)')
@@ -401,7 +495,7 @@ Example:
     contract
       .command('logs')
       .description("A contract's public logs, oldest first")
-      .argument('<address>', 'Contract address', field)
+      .argument('<address>', 'Contract address', address)
       .option('--from-block <number>', 'First block (inclusive)', blockNumber)
       .option('--to-block <number>', 'Last block (exclusive)', blockNumber),
   )

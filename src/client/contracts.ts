@@ -16,6 +16,8 @@ import {
   publicCalldata,
   revertMessage,
 } from '../core/artifact.js';
+import { authwitInnerHash, authwitMessageHash } from '../core/authwit.js';
+import { AUTH_REGISTRY_ADDRESS } from '../core/constants.js';
 import { type ContractInstance, initializationHash, makeContractInstance } from '../core/contracts.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { MAX_PROCESSABLE_L2_GAS } from '../core/tx.js';
@@ -43,6 +45,9 @@ export function loadArtifact(path: string): ContractArtifact {
     throw new InvalidArtifactError(`artifact ${path}: ${(err as Error).message}`);
   }
 }
+
+/** Addresses up to this one are the protocol's (as the AVM treats them). */
+const MAX_PROTOCOL_CONTRACT_ADDRESS = 11n;
 
 /** Gas limits a tx may ask for when it is simulated to measure what it uses. */
 const SIMULATION_GAS = { l2Gas: MAX_PROCESSABLE_L2_GAS, daGas: 786_432 };
@@ -259,6 +264,25 @@ export async function deployContract(
   return { ...plan, ...sent };
 }
 
+/**
+ * Checks that a contract is published at `address` with the artifact's class: a clear error for
+ * an address the node does not know, or an artifact that is not the contract's.
+ */
+export async function checkContract(client: NodeClient, address: Fr, artifact: ContractArtifact): Promise<void> {
+  // The protocol contracts sit at small fixed addresses without a published instance.
+  if (address <= MAX_PROTOCOL_CONTRACT_ADDRESS) return;
+  const contract = await client.call<{ currentContractClassId: string } | null>('svc_getContract', [
+    toHex32(address),
+  ]);
+  if (contract === null) throw new Error(`no contract is published at ${toHex32(address)} on this node`);
+  const classId = contractClassOf(artifact).id;
+  if (BigInt(contract.currentContractClassId) !== classId) {
+    throw new Error(
+      `the contract at ${toHex32(address)} is of class ${contract.currentContractClassId}, not ${artifact.name}'s ${toHex32(classId)} (another --artifact?)`,
+    );
+  }
+}
+
 /** Reads a public function's result without a tx: a static call when the function is a view. */
 export async function simulateCall(
   client: NodeClient,
@@ -284,4 +308,46 @@ export function storageSlot(artifact: ContractArtifact, variable: string, keys: 
     );
   }
   return keys.reduce((slot, key) => mapStorageSlot(slot, key), base);
+}
+
+/** AuthRegistry.set_authorized(message_hash, authorize): a public function of the protocol's registry. */
+const SET_AUTHORIZED = 'set_authorized(Field,bool)';
+
+/**
+ * The authwit message hash that lets `caller` make exactly this call to `fn` of the contract at
+ * `address` on behalf of the account that authorizes it (see core/authwit.ts).
+ */
+export async function authwitFor(
+  client: NodeClient,
+  o: { address: Fr; fn: ArtifactFunction; args: readonly AbiValue[]; caller: Fr },
+): Promise<Fr> {
+  const info = await client.call<{ l1ChainId: number; rollupVersion: number }>('svc_getNodeInfo');
+  const [selector, ...encoded] = publicCalldata(o.fn, o.args);
+  const inner = authwitInnerHash(o.caller, Number(selector), encoded);
+  return authwitMessageHash(o.address, BigInt(info.l1ChainId), BigInt(info.rollupVersion), inner);
+}
+
+/**
+ * Sends the owner's tx that records an authwit in the AuthRegistry (address 1): afterwards the
+ * caller may make the call once (the contract spends it through AuthRegistry.consume).
+ */
+export async function authorizePublicCall(
+  client: NodeClient,
+  o: { owner: Fr; address: Fr; fn: ArtifactFunction; args: readonly AbiValue[]; caller: Fr; gasLimits?: Gas },
+): Promise<{ hash: string; messageHash: Fr; gasLimits: Gas }> {
+  const messageHash = await authwitFor(client, o);
+  const sent = await sendTx(
+    client,
+    {
+      publicCalls: [
+        {
+          contractAddress: AUTH_REGISTRY_ADDRESS,
+          signature: SET_AUTHORIZED,
+          args: [messageHash, 1n],
+        },
+      ],
+    },
+    { from: o.owner, ...(o.gasLimits ? { gasLimits: o.gasLimits } : {}) },
+  );
+  return { ...sent, messageHash };
 }

@@ -246,6 +246,11 @@ export function decodeValue(type: AbiType, fields: readonly Fr[], offset = 0): {
       return { value: out, next: at };
     }
     case 'struct': {
+      // aztec-nr's FieldCompressedString: up to 31 bytes of text in one field.
+      if (structName(type) === 'FieldCompressedString' && type.fields.length === 1) {
+        const bytes = Buffer.from(fields[offset]!.toString(16).padStart(62, '0'), 'hex');
+        return { value: bytes.toString('utf8').replace(/\0+$/u, '').replace(/^\0+/u, ''), next: offset + 1 };
+      }
       if (singleField(type) !== undefined) return decodeValue(type.fields[0]!.type, fields, offset);
       const out: { [field: string]: AbiValue } = {};
       let at = offset;

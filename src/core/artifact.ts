@@ -351,11 +351,12 @@ export function parseArtifact(json: unknown): ContractArtifact {
 export function findFunction(artifact: ContractArtifact, name: string, kind?: FunctionKind): ArtifactFunction {
   const fn = artifact.functions.find((f) => f.name === name && (kind === undefined || f.kind === kind));
   if (fn === undefined) {
+    // The public functions are the ones a node runs: those are listed.
     const names = artifact.functions
-      .filter((f) => (kind === undefined || f.kind === kind) && f.name !== 'public_dispatch')
+      .filter((f) => f.kind === (kind ?? 'public') && f.name !== 'public_dispatch')
       .map((f) => f.name);
     throw new AbiError(
-      `${artifact.name} has no ${kind ?? ''}${kind ? ' ' : ''}function ${name}; it has: ${names.join(', ')}`,
+      `${artifact.name} has no ${kind ?? ''}${kind ? ' ' : ''}function ${name}; its ${kind ?? 'public'} functions are: ${names.join(', ')}`,
     );
   }
   return fn;

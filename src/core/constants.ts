@@ -11,6 +11,12 @@ export const PROTOCOL_CONTRACT_ADDRESSES = {
   feeJuice: 5n,
 } as const;
 
+/**
+ * The AuthRegistry, run on the AVM with its real bytecode (not among the addresses the node info
+ * lists, as in the reference's 4.x ProtocolContractAddresses).
+ */
+export const AUTH_REGISTRY_ADDRESS = 1n;
+
 export type ProtocolContractAddresses = { [K in keyof typeof PROTOCOL_CONTRACT_ADDRESSES]: bigint };
 
 /** A public function allowed in a transaction's setup phase. */

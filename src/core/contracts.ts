@@ -300,9 +300,12 @@ export const partialAddress = (classId: Fr, salted: Fr): Fr =>
 /** The hash of an initializer call (0 for a contract without one). */
 export function initializationHash(selector: number | undefined, args: readonly Fr[] = []): Fr {
   if (selector === undefined) return 0n;
-  const argsHash =
-    args.length === 0 ? 0n : poseidon2HashWithSeparator(args, CONTRACT_SEPARATORS.functionArgs);
-  return poseidon2HashWithSeparator([BigInt(selector), argsHash], CONTRACT_SEPARATORS.initializer);
+  return poseidon2HashWithSeparator([BigInt(selector), functionArgsHash(args)], CONTRACT_SEPARATORS.initializer);
+}
+
+/** The hash of a call's arguments (without the selector): 0 when there are none. */
+export function functionArgsHash(args: readonly Fr[]): Fr {
+  return args.length === 0 ? 0n : poseidon2HashWithSeparator(args, CONTRACT_SEPARATORS.functionArgs);
 }
 
 /** The address: x of preaddress·G + ivpk, where preaddress binds the keys and the partial address. */

@@ -12,6 +12,7 @@ import { DEFAULT_SETUP_ALLOW_LIST } from '../core/constants.js';
 import { toHex32 } from '../core/field.js';
 import type { L1RollupConstants } from '../core/time.js';
 import { devAccounts, devAccountsGenesisData } from '../execution/dev-accounts.js';
+import { withAvmProtocolContracts } from '../execution/avm-protocol-contracts.js';
 import type { ExecutionOptions } from '../execution/executor.js';
 import type { L1Connection } from '../l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
@@ -47,6 +48,7 @@ import { ChainDriver, PassRequests } from './chain-driver.js';
 import { type Consensus, startConsensus } from './consensus.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { DevOperations } from './dev.js';
+import { loadAvmProtocolContracts } from './protocol-artifacts.js';
 import { FunctionSignatureBook } from './function-signatures.js';
 import type { NodeApi, NodeQueries } from './node-api.js';
 import { SNAPSHOT_DATABASES, SnapshotUploader, verifyRestoredSnapshot } from './snapshots.js';
@@ -113,6 +115,9 @@ export class CairnNode implements NodeApi {
       const adminStore = new AdminConfigStore(nodeStore);
       const config = applySavedAdminConfig(startupConfig, adminStore, logger);
       restored = await restoreSnapshotIfAsked(config, dataDir, logger);
+      // The AuthRegistry's bytecode, before anything touches L1: without it this node would
+      // execute txs differently from the rest of the network.
+      const avmProtocolContracts = await loadAvmProtocolContracts(logger);
       worldState = await WorldState.open(openEnvironment(dataDir.path, 'world-state'), {
         historyBlocks: config.worldStateHistoryBlocks,
         genesisPublicData: devAccountsGenesisData(devAccounts(config.devAccounts)),
@@ -158,7 +163,7 @@ export class CairnNode implements NodeApi {
       const execution: ExecutionOptions = {
         updateDelay: config.contractUpdateDelay,
         feeJuicePortal: l1.addresses.feeJuicePortalAddress,
-        contracts: publicContractsOf(chain),
+        contracts: withAvmProtocolContracts(publicContractsOf(chain), avmProtocolContracts),
       };
       const txs = new TxService({
         env: mempoolStore,

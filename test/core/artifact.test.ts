@@ -135,7 +135,7 @@ describe('contract artifacts, as the reference reads them', {
   test('bad arguments and unknown functions get one clear line', () => {
     const token = artifacts.get('artifacts/token_contract-Token.json')!;
     const mint = findFunction(token, 'mint_to_public');
-    assert.throws(() => findFunction(token, 'mint'), (e: Error) => e instanceof AbiError && /has no function mint; it has: .*mint_to_public/.test(e.message));
+    assert.throws(() => findFunction(token, 'mint'), (e: Error) => e instanceof AbiError && /has no function mint; its public functions are: .*mint_to_public/.test(e.message));
     assert.throws(() => publicCalldata(mint, ['0x1']), /mint_to_public takes 2 argument\(s\) \(to: AztecAddress, amount: u128\), got 1/);
     assert.throws(() => publicCalldata(mint, ['0x1', -1]), /argument amount: -1 is out of range for u128/);
     assert.throws(() => publicCalldata(mint, ['0x1', 1n << 128n]), /out of range for u128/);

@@ -15,6 +15,7 @@ import {
   deployContract,
   devAccounts,
   findFunction,
+  functionSelector,
   loadArtifact,
   NodeClient,
   publicCall,
@@ -489,6 +490,31 @@ Example:
         (address: Fr, variable: string, keys: string[], o: CommonOptions & { artifact: string; block?: number }) =>
           storage(address, variable, keys, o),
       ),
+    );
+
+  contract
+    .command('selector')
+    .description("A function's selector (as calldata and FunctionSelector arguments take it)")
+    .argument('<function>', 'Function name (with --artifact) or full signature, e.g. pub_set_value(Field)')
+    .option('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)')
+    .option('--json', 'Print JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cairn contract selector pub_set_value --artifact child_contract-Child.json
+  cairn contract selector 'transfer_in_public((Field),(Field),u128,Field)'`,
+    )
+    .action(
+      action('selector', async (name: string, o: { artifact?: string; json?: boolean }) => {
+        let signature = name;
+        if (o.artifact !== undefined) signature = findFunction(artifactOf({ artifact: o.artifact }), name).signature;
+        else if (!name.includes('(')) throw new Error('give a full signature, or --artifact to look the name up');
+        const selector = `0x${functionSelector(signature).toString(16).padStart(8, '0')}`;
+        print({ rpcUrl: '', account: 0, ...(o.json ? { json: true } : {}) }, { signature, selector }, [
+          `${selector} ${signature}`,
+        ]);
+      }),
     );
 
   common(

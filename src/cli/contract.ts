@@ -68,7 +68,7 @@ function devAddress(text: string): string | undefined {
 }
 
 /** An address: 0x-hex, decimal or `account:N`. */
-function address(text: string): Fr {
+function addressArg(text: string): Fr {
   const dev = devAddress(text);
   return field(dev ?? text);
 }
@@ -272,7 +272,7 @@ async function storage(
     variable,
     keys.map((k) => {
       try {
-        return field(k);
+        return addressArg(k);
       } catch (err) {
         throw new Error(`key ${k}: ${(err as Error).message}`);
       }
@@ -411,7 +411,7 @@ Example:
     contract
       .command('call')
       .description('Send a tx that calls a public function')
-      .argument('<address>', 'Contract address', address)
+      .argument('<address>', 'Contract address', addressArg)
       .argument('<function>', 'Function name')
       .argument('[args...]', "The function's arguments"),
   )
@@ -429,10 +429,10 @@ Example:
       .description(
         'Authorize another account to make one exact public call on your behalf (AuthRegistry.set_authorized)',
       )
-      .argument('<address>', 'Contract the call goes to', address)
+      .argument('<address>', 'Contract the call goes to', addressArg)
       .argument('<function>', 'Function name')
       .argument('[args...]', "The call's arguments, exactly as the caller will give them")
-      .requiredOption('--caller <address>', 'Who may make the call (0x-hex or account:N)', address),
+      .requiredOption('--caller <address>', 'Who may make the call (0x-hex or account:N)', addressArg),
   )
     .addHelpText(
       'after',
@@ -451,7 +451,7 @@ Example (account 0 lets account 1 move 100 of its tokens to account 2, once, wit
     contract
       .command('simulate')
       .description('Run a public function without a tx and print what it returns')
-      .argument('<address>', 'Contract address', address)
+      .argument('<address>', 'Contract address', addressArg)
       .argument('<function>', 'Function name')
       .argument('[args...]', "The function's arguments")
       .requiredOption('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)'),
@@ -472,9 +472,9 @@ Example:
     contract
       .command('storage')
       .description("Read a public storage variable (a map's entry with its keys)")
-      .argument('<address>', 'Contract address', address)
+      .argument('<address>', 'Contract address', addressArg)
       .argument('<variable>', 'Storage variable, as the artifact names it')
-      .argument('[keys...]', 'Map keys, outermost first')
+      .argument('[keys...]', 'Map keys, outermost first (0x-hex, decimal or account:N)')
       .requiredOption('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)')
       .option('--block <number>', 'Read at this block (default: latest)', blockNumber),
   )
@@ -521,7 +521,7 @@ Examples:
     contract
       .command('logs')
       .description("A contract's public logs, oldest first")
-      .argument('<address>', 'Contract address', address)
+      .argument('<address>', 'Contract address', addressArg)
       .option('--from-block <number>', 'First block (inclusive)', blockNumber)
       .option('--to-block <number>', 'Last block (exclusive)', blockNumber),
   )

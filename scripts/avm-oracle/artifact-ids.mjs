@@ -32,10 +32,14 @@ const CALLS = (R) => {
     ['artifacts/nft_contract-NFT.json', 'constructor', [alice, 'Cairn NFT', 'CNFT']],
     ['artifacts/avm_test_contract-AvmTest.json', 'add_args_return', [new R.Fr(3n), new R.Fr(4n)]],
     ['artifacts/avm_test_contract-AvmTest.json', 'modulo2', [9n]],
-    ['artifacts/avm_test_contract-AvmTest.json', 'elliptic_curve_add', [
-      { x: new R.Fr(1n), y: new R.Fr(2n), is_infinite: false },
-      { x: new R.Fr(3n), y: new R.Fr(4n), is_infinite: true },
-    ]],
+    [
+      'artifacts/avm_test_contract-AvmTest.json',
+      'elliptic_curve_add',
+      [
+        { x: new R.Fr(1n), y: new R.Fr(2n), is_infinite: false },
+        { x: new R.Fr(3n), y: new R.Fr(4n), is_infinite: true },
+      ],
+    ],
   ];
 };
 
@@ -55,7 +59,12 @@ const hex = (fr) => fr.toString();
 const opts = parseArgs(process.argv.slice(2));
 await ensureArtifacts();
 const R = await loadReference(opts.scratch);
-const out = { generatedBy: `@aztec/stdlib@${PINNED_VERSION}`, generatedAt: new Date().toISOString(), artifacts: [], calls: [] };
+const out = {
+  generatedBy: `@aztec/stdlib@${PINNED_VERSION}`,
+  generatedAt: new Date().toISOString(),
+  artifacts: [],
+  calls: [],
+};
 const loaded = new Map();
 for (const [pkg, file] of ARTIFACTS) {
   const artifact = R.abi.loadContractArtifact(loadArtifactJson(pkg, file));
@@ -73,7 +82,10 @@ for (const [pkg, file] of ARTIFACTS) {
     privateFunctionsRoot: hex(cls.privateFunctionsRoot),
     publicBytecodeCommitment: hex(cls.publicBytecodeCommitment),
     classId: hex(cls.id),
-    privateFunctions: cls.privateFunctions.map((f) => ({ selector: f.selector.toString(), vkHash: hex(f.vkHash) })),
+    privateFunctions: cls.privateFunctions.map((f) => ({
+      selector: f.selector.toString(),
+      vkHash: hex(f.vkHash),
+    })),
     selectors,
   });
 }
@@ -116,5 +128,7 @@ out.canonicalAuthRegistry = {
 };
 mkdirSync(opts.out, { recursive: true });
 writeFileSync(join(opts.out, 'artifact-ids.json'), `${JSON.stringify(out, null, 2)}\n`);
-console.log(`wrote ${join(opts.out, 'artifact-ids.json')}: ${out.artifacts.length} artifacts, ${out.calls.length} calls`);
+console.log(
+  `wrote ${join(opts.out, 'artifact-ids.json')}: ${out.artifacts.length} artifacts, ${out.calls.length} calls`,
+);
 process.exit(0);

@@ -4,13 +4,10 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { artifactPath } from '../../scripts/fetch-artifacts.mjs';
-import type { AbiValue } from '../core/abi.js';
-import { abiValueToJson } from '../core/abi.js';
-import type { ContractArtifact } from '../core/artifact.js';
 import {
   authorizePublicCall,
-  checkContract,
   ContractRevertError,
+  checkContract,
   decodeRevertReason,
   deployContract,
   devAccounts,
@@ -20,13 +17,16 @@ import {
   NodeClient,
   publicCall,
   type Receipt,
-  randomFr,
   RpcError,
+  randomFr,
   sendTx,
   simulateCall,
   storageSlot,
   waitForReceipt,
 } from '../client/index.js';
+import type { AbiValue } from '../core/abi.js';
+import { abiValueToJson } from '../core/abi.js';
+import type { ContractArtifact } from '../core/artifact.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { field } from './args.js';
 
@@ -45,7 +45,8 @@ interface SendingOptions extends CommonOptions {
 
 function accountIndex(text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 9) throw new InvalidArgumentError(`expected a dev account 0..9, got ${text}`);
+  if (!Number.isInteger(n) || n < 0 || n > 9)
+    throw new InvalidArgumentError(`expected a dev account 0..9, got ${text}`);
   return n;
 }
 
@@ -107,7 +108,8 @@ function withProtocolErrors(artifact: ContractArtifact): ContractArtifact {
 }
 
 /** Loads the artifact named by --artifact, able to name the protocol's errors too. */
-const artifactOf = (o: { artifact: string }): ContractArtifact => withProtocolErrors(loadArtifact(o.artifact));
+const artifactOf = (o: { artifact: string }): ContractArtifact =>
+  withProtocolErrors(loadArtifact(o.artifact));
 
 const fromOf = (o: CommonOptions): Fr => devAccounts(o.account + 1)[o.account]!.address;
 
@@ -148,7 +150,9 @@ async function finish(
   }
   const receipt = await waitForReceipt(new NodeClient(o.rpcUrl), hash);
   const reason =
-    receipt.executionResult === 'reverted' && receipt.error ? decodeRevertReason(receipt.error, artifact) : undefined;
+    receipt.executionResult === 'reverted' && receipt.error
+      ? decodeRevertReason(receipt.error, artifact)
+      : undefined;
   print(o, { ...json, receipt: { ...receipt, ...(reason ? { reason } : {}) } }, [
     ...lines,
     ...receiptLines(receipt, artifact),
@@ -157,7 +161,13 @@ async function finish(
 }
 
 async function deploy(
-  o: SendingOptions & { args?: string[]; salt?: Fr; init: boolean; initializer?: string; universal?: boolean },
+  o: SendingOptions & {
+    args?: string[];
+    salt?: Fr;
+    init: boolean;
+    initializer?: string;
+    universal?: boolean;
+  },
 ) {
   const artifact = artifactOf(o);
   const client = new NodeClient(o.rpcUrl);
@@ -207,10 +217,13 @@ async function call(address: Fr, fnName: string, args: string[], o: SendingOptio
     { from: fromOf(o), ...(o.gasLimit ? { gasLimits: o.gasLimit } : {}) },
     artifact,
   );
-  await finish(o, artifact, sent.hash, { txHash: sent.hash, function: fn.signature, gasLimits: sent.gasLimits }, [
-    `call       ${artifact.name}.${fn.signature} at ${toHex32(address)}`,
-    `tx         ${sent.hash}`,
-  ]);
+  await finish(
+    o,
+    artifact,
+    sent.hash,
+    { txHash: sent.hash, function: fn.signature, gasLimits: sent.gasLimits },
+    [`call       ${artifact.name}.${fn.signature} at ${toHex32(address)}`, `tx         ${sent.hash}`],
+  );
 }
 
 async function authwit(at: Fr, fnName: string, args: string[], o: SendingOptions & { caller: Fr }) {
@@ -239,7 +252,12 @@ async function authwit(at: Fr, fnName: string, args: string[], o: SendingOptions
   );
 }
 
-async function simulate(address: Fr, fnName: string, args: string[], o: CommonOptions & { artifact: string }) {
+async function simulate(
+  address: Fr,
+  fnName: string,
+  args: string[],
+  o: CommonOptions & { artifact: string },
+) {
   const artifact = artifactOf(o);
   await checkContract(new NodeClient(o.rpcUrl), address, artifact);
   const r = await simulateCall(new NodeClient(o.rpcUrl), {
@@ -317,7 +335,10 @@ async function logs(address: Fr, o: CommonOptions & { fromBlock?: number; toBloc
     all,
     all.length === 0
       ? ['no public logs']
-      : all.map((l) => `block ${l.id.blockNumber} tx ${l.id.txIndex} log ${l.id.logIndex}: ${l.log.fields.join(' ')}`),
+      : all.map(
+          (l) =>
+            `block ${l.id.blockNumber} tx ${l.id.txIndex} log ${l.id.logIndex}: ${l.log.fields.join(' ')}`,
+        ),
   );
 }
 
@@ -392,7 +413,9 @@ account:N (dev account N), bools as true/false, strings as text, arrays and stru
   sending(
     contract
       .command('deploy')
-      .description('Publish a contract (its class if the node lacks it, then the instance) and run its initializer')
+      .description(
+        'Publish a contract (its class if the node lacks it, then the instance) and run its initializer',
+      )
       .option('--args <values...>', "The initializer's arguments")
       .option('--salt <salt>', 'Salt of the instance (default random): the address depends on it', field)
       .option('--universal', 'Deployer 0: the address does not depend on the deploying account')
@@ -421,7 +444,11 @@ Example:
 Example:
   cairn contract call 0x…token transfer_in_public 0x…alice 0x…bob 100 0 --artifact token_contract-Token.json --wait`,
     )
-    .action(action('call', (address: Fr, fn: string, args: string[], o: SendingOptions) => call(address, fn, args, o)));
+    .action(
+      action('call', (address: Fr, fn: string, args: string[], o: SendingOptions) =>
+        call(address, fn, args, o),
+      ),
+    );
 
   sending(
     contract
@@ -487,8 +514,12 @@ Example:
     .action(
       action(
         'storage',
-        (address: Fr, variable: string, keys: string[], o: CommonOptions & { artifact: string; block?: number }) =>
-          storage(address, variable, keys, o),
+        (
+          address: Fr,
+          variable: string,
+          keys: string[],
+          o: CommonOptions & { artifact: string; block?: number },
+        ) => storage(address, variable, keys, o),
       ),
     );
 
@@ -508,8 +539,10 @@ Examples:
     .action(
       action('selector', async (name: string, o: { artifact?: string; json?: boolean }) => {
         let signature = name;
-        if (o.artifact !== undefined) signature = findFunction(artifactOf({ artifact: o.artifact }), name).signature;
-        else if (!name.includes('(')) throw new Error('give a full signature, or --artifact to look the name up');
+        if (o.artifact !== undefined)
+          signature = findFunction(artifactOf({ artifact: o.artifact }), name).signature;
+        else if (!name.includes('('))
+          throw new Error('give a full signature, or --artifact to look the name up');
         const selector = `0x${functionSelector(signature).toString(16).padStart(8, '0')}`;
         print({ rpcUrl: '', account: 0, ...(o.json ? { json: true } : {}) }, { signature, selector }, [
           `${selector} ${signature}`,
@@ -532,6 +565,8 @@ Example:
   cairn contract logs 0x…token --from-block 1 --json`,
     )
     .action(
-      action('logs', (address: Fr, o: CommonOptions & { fromBlock?: number; toBlock?: number }) => logs(address, o)),
+      action('logs', (address: Fr, o: CommonOptions & { fromBlock?: number; toBlock?: number }) =>
+        logs(address, o),
+      ),
     );
 }

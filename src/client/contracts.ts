@@ -31,7 +31,9 @@ export function loadArtifact(path: string): ContractArtifact {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new InvalidArtifactError(`cannot read artifact ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new InvalidArtifactError(
+      `cannot read artifact ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   let json: unknown;
   try {
@@ -81,7 +83,8 @@ export async function estimateGas(
   artifact?: ContractArtifact,
 ): Promise<Gas> {
   const sim = await simulateTx(client, spec);
-  if (sim.revertReason !== undefined) throw new ContractRevertError(sim.revertReason, sim.revertData, artifact);
+  if (sim.revertReason !== undefined)
+    throw new ContractRevertError(sim.revertReason, sim.revertData, artifact);
   const pad = (n: number) => Math.ceil(n * (1 + GAS_MARGIN));
   return {
     l2Gas: Math.min(pad(sim.gasUsed.totalGas.l2Gas), SIMULATION_GAS.l2Gas),
@@ -111,7 +114,10 @@ export function revertDataOf(error: string): string[] {
 
 /** The decoded reason of a receipt's error, from the artifact's error types when it names one. */
 export function decodeRevertReason(error: string, artifact: ContractArtifact): string {
-  const message = revertMessage(artifact, revertDataOf(error).map((d) => BigInt(d)));
+  const message = revertMessage(
+    artifact,
+    revertDataOf(error).map((d) => BigInt(d)),
+  );
   return message ?? error;
 }
 
@@ -126,7 +132,11 @@ export interface Receipt {
 }
 
 /** Polls until the tx is in a block (or dropped); gives up after `timeoutMs`. */
-export async function waitForReceipt(client: NodeClient, hash: string, timeoutMs = 120_000): Promise<Receipt> {
+export async function waitForReceipt(
+  client: NodeClient,
+  hash: string,
+  timeoutMs = 120_000,
+): Promise<Receipt> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const receipt = await client.call<Receipt>('svc_getTxReceipt', [hash]);
@@ -145,7 +155,9 @@ export function publicCall(
   options: { msgSender?: Fr; isStaticCall?: boolean } = {},
 ): PublicCallSpec {
   if (fn.kind !== 'public')
-    throw new InvalidArtifactError(`${fn.name} is a ${fn.kind} function: only public functions run on a cairn node`);
+    throw new InvalidArtifactError(
+      `${fn.name} is a ${fn.kind} function: only public functions run on a cairn node`,
+    );
   const [selector, ...encoded] = publicCalldata(fn, args);
   return {
     contractAddress: address,
@@ -205,7 +217,9 @@ function initializerOf(artifact: ContractArtifact, name: string | undefined): Ar
     const fn = findFunction(artifact, name);
     if (!fn.isInitializer) throw new InvalidArtifactError(`${artifact.name}.${name} is not an initializer`);
     if (fn.kind !== 'public')
-      throw new InvalidArtifactError(`${artifact.name}.${name} is a ${fn.kind} initializer: cairn runs public ones only`);
+      throw new InvalidArtifactError(
+        `${artifact.name}.${name} is a ${fn.kind} initializer: cairn runs public ones only`,
+      );
     return fn;
   }
   const initializers = artifact.functions.filter((f) => f.isInitializer);
@@ -232,7 +246,13 @@ export async function planDeployment(client: NodeClient, o: DeployOptions): Prom
     initializationHash: initializer === undefined ? 0n : initializationHash(initializer.selector, encoded),
   });
   const known = await client.call<unknown>('svc_getContractClass', [toHex32(cls.id)]);
-  return { address: instance.address, classId: cls.id, instance, publishesClass: known === null, initializer };
+  return {
+    address: instance.address,
+    classId: cls.id,
+    instance,
+    publishesClass: known === null,
+    initializer,
+  };
 }
 
 /**
@@ -268,7 +288,11 @@ export async function deployContract(
  * Checks that a contract is published at `address` with the artifact's class: a clear error for
  * an address the node does not know, or an artifact that is not the contract's.
  */
-export async function checkContract(client: NodeClient, address: Fr, artifact: ContractArtifact): Promise<void> {
+export async function checkContract(
+  client: NodeClient,
+  address: Fr,
+  artifact: ContractArtifact,
+): Promise<void> {
   // The protocol contracts sit at small fixed addresses without a published instance.
   if (address <= MAX_PROTOCOL_CONTRACT_ADDRESS) return;
   const contract = await client.call<{ currentContractClassId: string } | null>('svc_getContract', [
@@ -291,7 +315,8 @@ export async function simulateCall(
   const fn = findFunction(o.artifact, o.fn);
   const call = publicCall(o.address, fn, o.args, { isStaticCall: fn.isStatic });
   const sim = await simulateTx(client, { feePayer: o.from, publicCalls: [call] });
-  if (sim.revertReason !== undefined) throw new ContractRevertError(sim.revertReason, sim.revertData, o.artifact);
+  if (sim.revertReason !== undefined)
+    throw new ContractRevertError(sim.revertReason, sim.revertData, o.artifact);
   const fields = (sim.publicReturnValues[0]?.values ?? []).map((v) => BigInt(v));
   return { value: decodeReturn(fn, fields), fields, gasUsed: sim.gasUsed.publicGas };
 }

@@ -1,34 +1,12 @@
 // The `cairn/client` package: a small client of a cairn node for scripts, tests and the `cairn`
 // commands — JSON-RPC calls and tx building (node-client.ts), and contracts from compiled
 // artifacts: ABI encoding, deployment, calls, simulation and storage reads (contracts.ts).
-export {
-  CONTRACT_INSTANCE_PUBLISHED_TAG,
-  type ContractClassPublic,
-  type ContractInstance,
-  DEFAULT_PUBLIC_KEYS,
-  makeContractClass,
-  makeContractInstance,
-  siloNullifier,
-  siloPrivateLogFirstField,
-} from '../core/contracts.js';
-export { computeSecretHash, l1ToL2MessageHash } from '../core/l1-to-l2.js';
-export { l2ToL1MessageLeaf } from '../core/out-hash.js';
-export {
-  buildTx,
-  classUpdateCall,
-  feeJuiceClaimCall,
-  type PublicCallSpec,
-  randomFr,
-  type SideEffectsSpec,
-  type TxSpec,
-} from '../core/tx-builder.js';
-export { DEV_ACCOUNT_BALANCE, devAccounts } from '../execution/dev-accounts.js';
 
 export {
+  AbiError,
   type AbiParameter,
   type AbiType,
   type AbiValue,
-  AbiError,
   abiValueToJson,
   decodeValue,
   encodeArguments,
@@ -46,8 +24,30 @@ export {
   publicCalldata,
   revertMessage,
 } from '../core/artifact.js';
-export { initializationHash } from '../core/contracts.js';
+export {
+  CONTRACT_INSTANCE_PUBLISHED_TAG,
+  type ContractClassPublic,
+  type ContractInstance,
+  DEFAULT_PUBLIC_KEYS,
+  initializationHash,
+  makeContractClass,
+  makeContractInstance,
+  siloNullifier,
+  siloPrivateLogFirstField,
+} from '../core/contracts.js';
 export { functionSelector } from '../core/hash/selector.js';
+export { computeSecretHash, l1ToL2MessageHash } from '../core/l1-to-l2.js';
+export { l2ToL1MessageLeaf } from '../core/out-hash.js';
+export {
+  buildTx,
+  classUpdateCall,
+  feeJuiceClaimCall,
+  type PublicCallSpec,
+  randomFr,
+  type SideEffectsSpec,
+  type TxSpec,
+} from '../core/tx-builder.js';
+export { DEV_ACCOUNT_BALANCE, devAccounts } from '../execution/dev-accounts.js';
 export { mapStorageSlot } from '../execution/public-storage.js';
 export * from './contracts.js';
 export * from './node-client.js';

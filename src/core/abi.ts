@@ -127,9 +127,12 @@ export function encodeValue(type: AbiType, value: AbiValue, where: string, out: 
     case 'integer': {
       const v = toBigInt(value, where, type);
       const w = BigInt(type.width);
-      const [min, max] = type.sign === 'signed' ? [-(1n << (w - 1n)), (1n << (w - 1n)) - 1n] : [0n, (1n << w) - 1n];
+      const [min, max] =
+        type.sign === 'signed' ? [-(1n << (w - 1n)), (1n << (w - 1n)) - 1n] : [0n, (1n << w) - 1n];
       if (v < min || v > max)
-        throw new AbiError(`${where}: ${show(value)} is out of range for ${signatureType(type)} (${min}..${max})`);
+        throw new AbiError(
+          `${where}: ${show(value)} is out of range for ${signatureType(type)} (${min}..${max})`,
+        );
       // Signed integers are two's complement in their width.
       out.push(v < 0n ? (1n << w) + v : v);
       return out;
@@ -147,13 +150,17 @@ export function encodeValue(type: AbiType, value: AbiValue, where: string, out: 
         throw new AbiError(`${where}: expected an array of ${type.length}, got ${show(value)}`);
       if (value.length !== type.length)
         throw new AbiError(`${where}: expected ${type.length} elements, got ${value.length}`);
-      value.forEach((v, i) => encodeValue(type.type, v, `${where}[${i}]`, out));
+      value.forEach((v, i) => {
+        encodeValue(type.type, v, `${where}[${i}]`, out);
+      });
       return out;
     }
     case 'tuple': {
       if (!Array.isArray(value) || value.length !== type.fields.length)
         throw new AbiError(`${where}: expected a tuple of ${type.fields.length}, got ${show(value)}`);
-      value.forEach((v, i) => encodeValue(type.fields[i]!, v, `${where}.${i}`, out));
+      value.forEach((v, i) => {
+        encodeValue(type.fields[i]!, v, `${where}.${i}`, out);
+      });
       return out;
     }
     case 'struct': {
@@ -193,7 +200,9 @@ export function encodeArguments(
     );
   }
   const out: Fr[] = [];
-  parameters.forEach((p, i) => encodeValue(p.type, args[i]!, `${functionName} argument ${p.name}`, out));
+  parameters.forEach((p, i) => {
+    encodeValue(p.type, args[i]!, `${functionName} argument ${p.name}`, out);
+  });
   return out;
 }
 
@@ -202,7 +211,11 @@ export function encodeArguments(
  * and addresses come back as 0x-hex text, integers as bigints (signed ones with their sign),
  * strings as text, structs as objects (a one-field struct as its field).
  */
-export function decodeValue(type: AbiType, fields: readonly Fr[], offset = 0): { value: AbiValue; next: number } {
+export function decodeValue(
+  type: AbiType,
+  fields: readonly Fr[],
+  offset = 0,
+): { value: AbiValue; next: number } {
   const need = fieldCount(type);
   if (offset + need > fields.length)
     throw new AbiError(`expected ${need} field(s) for ${describe(type)}, have ${fields.length - offset}`);
@@ -266,7 +279,8 @@ export function decodeValue(type: AbiType, fields: readonly Fr[], offset = 0): {
 
 /** JSON text of a decoded value: bigints as decimal strings when large, numbers when safe. */
 export function abiValueToJson(value: AbiValue): unknown {
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (typeof value === 'bigint')
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (Array.isArray(value)) return value.map(abiValueToJson);
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, abiValueToJson(v)]));

@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
+  AbiError,
   type AbiParameter,
   type AbiType,
   type AbiValue,
-  AbiError,
   decodeValue,
   encodeArguments,
   functionSignature,
@@ -150,7 +150,9 @@ type RawFunction = z.infer<typeof rawFunction>;
 
 /** `functions[3].abi.parameters` from a zod issue path. */
 function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
+    .join('');
 }
 
 function kindOf(fn: RawFunction): FunctionKind {
@@ -178,7 +180,8 @@ function recordedReturnTypes(raw: RawArtifact, fn: RawFunction, kind: FunctionKi
   const abiStruct = (raw.outputs.structs.functions ?? []).find(
     (s) => s.kind === 'struct' && s.path === `${raw.name}::${fn.name}_abi`,
   );
-  const field = abiStruct?.kind === 'struct' ? abiStruct.fields.find((f) => f.name === 'return_type') : undefined;
+  const field =
+    abiStruct?.kind === 'struct' ? abiStruct.fields.find((f) => f.name === 'return_type') : undefined;
   return field ? [field.type] : [];
 }
 
@@ -188,7 +191,9 @@ function storageLayout(raw: RawArtifact): Map<string, Fr> {
   const mine = (raw.outputs.globals.storage ?? []).find(
     (v) =>
       v.kind === 'struct' &&
-      v.fields.some((f) => f.name === 'contract_name' && f.value.kind === 'string' && f.value.value === raw.name),
+      v.fields.some(
+        (f) => f.name === 'contract_name' && f.value.kind === 'string' && f.value.value === raw.name,
+      ),
   );
   if (mine?.kind !== 'struct') return out;
   const fields = mine.fields.find((f) => f.name === 'fields')?.value;
@@ -216,7 +221,8 @@ const fr32 = (value: Fr): Buffer => Buffer.from(value.toString(16).padStart(64, 
 /** JSON with every object's keys sorted, as the reference hashes artifact metadata. */
 export function sortedJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : sortedJson(v))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((v) => (v === undefined ? 'null' : sortedJson(v))).join(',')}]`;
   const entries = Object.keys(value)
     .sort()
     .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
@@ -232,7 +238,8 @@ function sha256MerkleRoot(leaves: Buffer[]): Fr {
   while (level.length < size) level.push(Buffer.alloc(32));
   while (level.length > 1) {
     const next: Buffer[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(fr32(sha256Fr(Buffer.concat([level[i]!, level[i + 1]!]))));
+    for (let i = 0; i < level.length; i += 2)
+      next.push(fr32(sha256Fr(Buffer.concat([level[i]!, level[i + 1]!]))));
     level = next;
   }
   return bytesToFr(level[0]!);
@@ -316,12 +323,16 @@ export function parseArtifact(json: unknown): ContractArtifact {
       selector: functionSelector(signature),
       bytecode: Uint8Array.from(Buffer.from(fn.bytecode, 'base64')),
       verificationKey:
-        fn.verification_key === undefined ? undefined : Uint8Array.from(Buffer.from(fn.verification_key, 'base64')),
+        fn.verification_key === undefined
+          ? undefined
+          : Uint8Array.from(Buffer.from(fn.verification_key, 'base64')),
     };
   });
   const dispatch = functions.find((f) => f.kind === 'public' && f.name === 'public_dispatch');
   if (functions.some((f) => f.kind === 'public') && raw.transpiled !== true)
-    throw new InvalidArtifactError('its public bytecode is not transpiled to AVM code ("transpiled" is not true)');
+    throw new InvalidArtifactError(
+      'its public bytecode is not transpiled to AVM code ("transpiled" is not true)',
+    );
   const errors = new Map<bigint, ArtifactError>();
   for (const fn of raw.functions) {
     for (const [selector, e] of Object.entries(fn.abi.error_types)) {
@@ -348,7 +359,11 @@ export function parseArtifact(json: unknown): ContractArtifact {
 }
 
 /** A function by name; the error lists the functions there are. */
-export function findFunction(artifact: ContractArtifact, name: string, kind?: FunctionKind): ArtifactFunction {
+export function findFunction(
+  artifact: ContractArtifact,
+  name: string,
+  kind?: FunctionKind,
+): ArtifactFunction {
   const fn = artifact.functions.find((f) => f.name === name && (kind === undefined || f.kind === kind));
   if (fn === undefined) {
     // The public functions are the ones a node runs: those are listed.
@@ -384,7 +399,9 @@ export function revertMessage(artifact: ContractArtifact, revertData: readonly F
   if (e.kind === 'string') return e.message;
   if (e.kind === 'custom') {
     try {
-      return JSON.stringify(decodeValue(e.type, rest).value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+      return JSON.stringify(decodeValue(e.type, rest).value, (_k, v) =>
+        typeof v === 'bigint' ? v.toString() : v,
+      );
     } catch {
       return undefined;
     }
@@ -410,7 +427,8 @@ export function revertMessage(artifact: ContractArtifact, revertData: readonly F
 
 /** A verification key's hash: Poseidon2 over its fields (the key is 32-byte big-endian fields). */
 export function verificationKeyHash(key: Uint8Array): Fr {
-  if (key.length % 32 !== 0) throw new InvalidArtifactError(`a verification key of ${key.length} bytes is not whole fields`);
+  if (key.length % 32 !== 0)
+    throw new InvalidArtifactError(`a verification key of ${key.length} bytes is not whole fields`);
   const fields: Fr[] = [];
   for (let i = 0; i < key.length; i += 32) fields.push(bytesToFr(key.subarray(i, i + 32)));
   return poseidon2Hash(fields);

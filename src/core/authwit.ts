@@ -13,7 +13,10 @@ export const AUTHWIT_SEPARATORS = { inner: 221_354_163, outer: 3_283_595_782 } a
 
 /** The intent: `caller` may call the function `selector` with `args` (ABI-encoded). */
 export function authwitInnerHash(caller: Fr, selector: number, args: readonly Fr[]): Fr {
-  return poseidon2HashWithSeparator([caller, BigInt(selector), functionArgsHash(args)], AUTHWIT_SEPARATORS.inner);
+  return poseidon2HashWithSeparator(
+    [caller, BigInt(selector), functionArgsHash(args)],
+    AUTHWIT_SEPARATORS.inner,
+  );
 }
 
 /** What the owner authorizes: the intent, bound to the contract that consumes it and the chain. */

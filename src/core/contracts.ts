@@ -300,7 +300,10 @@ export const partialAddress = (classId: Fr, salted: Fr): Fr =>
 /** The hash of an initializer call (0 for a contract without one). */
 export function initializationHash(selector: number | undefined, args: readonly Fr[] = []): Fr {
   if (selector === undefined) return 0n;
-  return poseidon2HashWithSeparator([BigInt(selector), functionArgsHash(args)], CONTRACT_SEPARATORS.initializer);
+  return poseidon2HashWithSeparator(
+    [BigInt(selector), functionArgsHash(args)],
+    CONTRACT_SEPARATORS.initializer,
+  );
 }
 
 /** The hash of a call's arguments (without the selector): 0 when there are none. */

@@ -30,7 +30,9 @@ export async function loadAvmProtocolContracts(logger: Logger): Promise<AvmProto
   }
   const artifact = parseArtifact(loadArtifactJson(PACKAGE, AUTH_REGISTRY.file));
   const cls = contractClassOf(artifact);
-  logger.debug(`AuthRegistry at ${toHex32(AUTH_REGISTRY.address)} runs class ${toHex32(cls.id)} (${PACKAGE})`);
+  logger.debug(
+    `AuthRegistry at ${toHex32(AUTH_REGISTRY.address)} runs class ${toHex32(cls.id)} (${PACKAGE})`,
+  );
   return [
     {
       name: artifact.name,

@@ -28,14 +28,23 @@ const typeArb: fc.Arbitrary<AbiType> = fc.letrec<{ type: AbiType }>((tie) => ({
     fc.constant<AbiType>({ kind: 'field' }),
     fc.constant<AbiType>({ kind: 'boolean' }),
     fc
-      .record({ sign: fc.constantFrom('signed' as const, 'unsigned' as const), width: fc.constantFrom(1, 8, 16, 32, 64, 128) })
+      .record({
+        sign: fc.constantFrom('signed' as const, 'unsigned' as const),
+        width: fc.constantFrom(1, 8, 16, 32, 64, 128),
+      })
       .map((t): AbiType => ({ kind: 'integer', ...t })),
     fc.integer({ min: 0, max: 5 }).map((length): AbiType => ({ kind: 'string', length })),
     fc.constant(address),
-    fc.record({ length: fc.integer({ min: 0, max: 3 }), type: tie('type') }).map((t): AbiType => ({ kind: 'array', ...t })),
     fc
-      .array(tie('type'), { minLength: 2, maxLength: 3 })
-      .map((types): AbiType => ({ kind: 'struct', path: 'test::S', fields: types.map((type, i) => ({ name: `f${i}`, type })) })),
+      .record({ length: fc.integer({ min: 0, max: 3 }), type: tie('type') })
+      .map((t): AbiType => ({ kind: 'array', ...t })),
+    fc.array(tie('type'), { minLength: 2, maxLength: 3 }).map(
+      (types): AbiType => ({
+        kind: 'struct',
+        path: 'test::S',
+        fields: types.map((type, i) => ({ name: `f${i}`, type })),
+      }),
+    ),
     fc.array(tie('type'), { maxLength: 3 }).map((fields): AbiType => ({ kind: 'tuple', fields })),
   ),
 })).type;
@@ -62,7 +71,9 @@ function valueArb(type: AbiType): fc.Arbitrary<AbiValue> {
     case 'struct':
       if (type.fields.length === 1) return valueArb(type.fields[0]!.type);
       // fast-check's records have no prototype; decoded structs are plain objects.
-      return fc.record(Object.fromEntries(type.fields.map((f) => [f.name, valueArb(f.type)]))).map((o) => ({ ...o }));
+      return fc
+        .record(Object.fromEntries(type.fields.map((f) => [f.name, valueArb(f.type)])))
+        .map((o) => ({ ...o }));
   }
 }
 
@@ -109,7 +120,10 @@ describe('ABI', () => {
       ],
     };
     assert.deepEqual(encodeValue(point, { x: 1, y: 2, is_infinite: true }, 'p'), [1n, 2n, 1n]);
-    assert.throws(() => encodeValue(point, { x: 1, y: 2 }, 'p'), /EmbeddedCurvePoint needs field is_infinite/);
+    assert.throws(
+      () => encodeValue(point, { x: 1, y: 2 }, 'p'),
+      /EmbeddedCurvePoint needs field is_infinite/,
+    );
     assert.throws(() => encodeValue(point, { x: 1, y: 2, is_infinite: true, z: 3 }, 'p'), /has no field z/);
   });
 
@@ -125,6 +139,9 @@ describe('ABI', () => {
       ]),
       'constructor((Field),str<31>,u8,[Field;3],bool,i64)',
     );
-    assert.throws(() => encodeArguments('f', [{ name: 'a', type: { kind: 'field' } }], []), /f takes 1 argument\(s\) \(a: Field\), got 0/);
+    assert.throws(
+      () => encodeArguments('f', [{ name: 'a', type: { kind: 'field' } }], []),
+      /f takes 1 argument\(s\) \(a: Field\), got 0/,
+    );
   });
 });

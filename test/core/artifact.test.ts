@@ -53,7 +53,8 @@ describe('contract artifacts, as the reference reads them', {
   const artifacts = new Map<string, ContractArtifact>();
   before(async () => {
     await ensureArtifacts();
-    for (const v of vectors.artifacts) artifacts.set(v.file, parseArtifact(loadArtifactJson(v.package, v.file)));
+    for (const v of vectors.artifacts)
+      artifacts.set(v.file, parseArtifact(loadArtifactJson(v.package, v.file)));
   });
 
   test('artifact hash, private functions root and class id equal the reference', () => {
@@ -135,20 +136,34 @@ describe('contract artifacts, as the reference reads them', {
   test('bad arguments and unknown functions get one clear line', () => {
     const token = artifacts.get('artifacts/token_contract-Token.json')!;
     const mint = findFunction(token, 'mint_to_public');
-    assert.throws(() => findFunction(token, 'mint'), (e: Error) => e instanceof AbiError && /has no function mint; its public functions are: .*mint_to_public/.test(e.message));
-    assert.throws(() => publicCalldata(mint, ['0x1']), /mint_to_public takes 2 argument\(s\) \(to: AztecAddress, amount: u128\), got 1/);
+    assert.throws(
+      () => findFunction(token, 'mint'),
+      (e: Error) =>
+        e instanceof AbiError &&
+        /has no function mint; its public functions are: .*mint_to_public/.test(e.message),
+    );
+    assert.throws(
+      () => publicCalldata(mint, ['0x1']),
+      /mint_to_public takes 2 argument\(s\) \(to: AztecAddress, amount: u128\), got 1/,
+    );
     assert.throws(() => publicCalldata(mint, ['0x1', -1]), /argument amount: -1 is out of range for u128/);
     assert.throws(() => publicCalldata(mint, ['0x1', 1n << 128n]), /out of range for u128/);
     assert.throws(() => publicCalldata(mint, ['alice', 1]), /argument to: expected AztecAddress/);
     const ctor = findFunction(token, 'constructor');
-    assert.throws(() => publicCalldata(ctor, ['0x1', 'a name much longer than thirty-one bytes', 'T', 18]), /longer than str<31>/);
+    assert.throws(
+      () => publicCalldata(ctor, ['0x1', 'a name much longer than thirty-one bytes', 'T', 18]),
+      /longer than str<31>/,
+    );
   });
 
   test('an artifact with a field missing or of the wrong type is refused, naming the field', () => {
     const json = loadArtifactJson('@aztec/noir-contracts.js@4.1.2', 'artifacts/token_contract-Token.json');
     const noParams = structuredClone(json);
     delete noParams.functions[2].abi.parameters;
-    assert.throws(() => parseArtifact(noParams), (e: Error) => e instanceof InvalidArtifactError && /functions\[2\]\.abi\.parameters/.test(e.message));
+    assert.throws(
+      () => parseArtifact(noParams),
+      (e: Error) => e instanceof InvalidArtifactError && /functions\[2\]\.abi\.parameters/.test(e.message),
+    );
     assert.throws(() => parseArtifact({ name: 'X' }), /functions/);
     assert.throws(() => parseArtifact([]), InvalidArtifactError);
     const notTranspiled = structuredClone(json);

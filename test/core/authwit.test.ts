@@ -8,7 +8,9 @@ import { REPO_ROOT } from '../../scripts/fetch-artifacts.mjs';
 import { authwitInnerHash, authwitMessageHash } from '../../src/core/authwit.js';
 import type { VectorFile } from '../avm/vectors.js';
 
-const vectors: VectorFile = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'avm', 'vectors', 'token.json'), 'utf8'));
+const vectors: VectorFile = JSON.parse(
+  readFileSync(join(REPO_ROOT, 'test', 'avm', 'vectors', 'token.json'), 'utf8'),
+);
 
 describe('authwit hashes', () => {
   test("equal the reference's for the Token vectors' authorized transfer", () => {

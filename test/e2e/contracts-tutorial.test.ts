@@ -37,7 +37,12 @@ function blocks(markdown: string): Block[] {
 
 /** A line of expected output as a pattern: `…` matches anything, the rest literally. */
 const linePattern = (line: string) =>
-  new RegExp(`^${line.split('…').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  new RegExp(
+    `^${line
+      .split('…')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 
 const DOC = join(REPO_ROOT, 'docs', 'contracts.md');
 
@@ -50,7 +55,10 @@ describe('docs/contracts.md, run as written', {
   before(async () => {
     const start = doc.find((b) => b.lang === 'sh' && b.body.startsWith('npm start'));
     assert.ok(start, 'the tutorial starts a node with npm start');
-    const flags = start.body.replace(/^npm start\s*(--\s*)?/, '').split(/\s+/).filter(Boolean);
+    const flags = start.body
+      .replace(/^npm start\s*(--\s*)?/, '')
+      .split(/\s+/)
+      .filter(Boolean);
     node = await startCairn(flags.filter((f) => f !== '--ephemeral'));
   });
   after(async () => {
@@ -76,18 +84,16 @@ describe('docs/contracts.md, run as written', {
         assert.equal(run.status, 0, `block at line ${block.line} failed:\n${run.stdout}${run.stderr}`);
         continue;
       }
-      const printed = run.stdout
-        .split('\n')
-        .filter((l) => l !== '' && !l.startsWith('npm warn'));
+      const printed = run.stdout.split('\n').filter((l) => l !== '' && !l.startsWith('npm warn'));
       const want = expected.body.split('\n');
       assert.equal(
         printed.length,
         want.length,
         `block at line ${block.line}: ${printed.length} lines printed, the document shows ${want.length}:\n${printed.join('\n')}`,
       );
-      want.forEach((w, k) =>
-        assert.match(printed[k]!, linePattern(w), `block at line ${block.line}, output line ${k + 1}`),
-      );
+      want.forEach((w, k) => {
+        assert.match(printed[k]!, linePattern(w), `block at line ${block.line}, output line ${k + 1}`);
+      });
       checked++;
     }
     assert.ok(checked >= 10, `${checked} outputs checked`);

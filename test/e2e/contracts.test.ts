@@ -33,7 +33,9 @@ const [alice, bob, carol] = devAccounts(3).map((a) => a.address) as [bigint, big
 const NOIR = '@aztec/noir-contracts.js@4.1.2';
 const TEST = '@aztec/noir-test-contracts.js@4.1.2';
 const load = (pkg: string, file: string) => parseArtifact(loadArtifactJson(pkg, file));
-const ids = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'core', 'vectors', 'artifact-ids.json'), 'utf8')) as {
+const ids = JSON.parse(
+  readFileSync(join(REPO_ROOT, 'test', 'core', 'vectors', 'artifact-ids.json'), 'utf8'),
+) as {
   artifacts: { name: string; classId: string }[];
 };
 
@@ -52,7 +54,13 @@ describe('contracts from artifacts on a real node', {
     await result(node.adminUrl, 'svcDev_advanceToSlot', [++slot]);
     return pub('svc_getTxReceipt', [hash]);
   };
-  const send = async (from: bigint, address: bigint, artifact: ContractArtifact, fn: string, args: AbiValue[]) => {
+  const send = async (
+    from: bigint,
+    address: bigint,
+    artifact: ContractArtifact,
+    fn: string,
+    args: AbiValue[],
+  ) => {
     const sent = await sendTx(
       client,
       { publicCalls: [publicCall(address, findFunction(artifact, fn), args)] },
@@ -91,7 +99,11 @@ describe('contracts from artifacts on a real node', {
       from: alice,
     });
     assert.equal(d.publishesClass, true);
-    assert.equal(toHex32(d.classId), ids.artifacts.find((a) => a.name === 'Token')!.classId, 'the reference class id');
+    assert.equal(
+      toHex32(d.classId),
+      ids.artifacts.find((a) => a.name === 'Token')!.classId,
+      'the reference class id',
+    );
     const deployed = await mined(d.hash);
     assert.equal(deployed.executionResult, 'success', deployed.error);
     tokenAt = d.address;
@@ -100,16 +112,35 @@ describe('contracts from artifacts on a real node', {
     // Gas limits came from a simulation: the constructor's 625,506 L2 gas fits.
     assert.ok(d.gasLimits.l2Gas > 625_506, `limits ${JSON.stringify(d.gasLimits)}`);
 
-    assert.equal((await send(alice, tokenAt, token, 'mint_to_public', [toHex32(alice), 1000])).executionResult, 'success');
     assert.equal(
-      (await send(alice, tokenAt, token, 'transfer_in_public', [toHex32(alice), toHex32(bob), 300, 0])).executionResult,
+      (await send(alice, tokenAt, token, 'mint_to_public', [toHex32(alice), 1000])).executionResult,
       'success',
     );
-    assert.equal((await send(alice, tokenAt, token, 'burn_public', [toHex32(alice), 100, 0])).executionResult, 'success');
+    assert.equal(
+      (await send(alice, tokenAt, token, 'transfer_in_public', [toHex32(alice), toHex32(bob), 300, 0]))
+        .executionResult,
+      'success',
+    );
+    assert.equal(
+      (await send(alice, tokenAt, token, 'burn_public', [toHex32(alice), 100, 0])).executionResult,
+      'success',
+    );
     assert.deepEqual([await balance(alice), await balance(bob)], [600n, 300n]);
-    const supply = await simulateCall(client, { artifact: token, address: tokenAt, fn: 'total_supply', args: [], from: bob });
+    const supply = await simulateCall(client, {
+      artifact: token,
+      address: tokenAt,
+      fn: 'total_supply',
+      args: [],
+      from: bob,
+    });
     assert.equal(supply.value, 900n);
-    const name = await simulateCall(client, { artifact: token, address: tokenAt, fn: 'public_get_name', args: [], from: bob });
+    const name = await simulateCall(client, {
+      artifact: token,
+      address: tokenAt,
+      fn: 'public_get_name',
+      args: [],
+      from: bob,
+    });
     assert.equal(name.value, 'Cairn Token');
   });
 
@@ -119,9 +150,16 @@ describe('contracts from artifacts on a real node', {
     // Without the authwit, bob's transfer would revert (the registry's "unauthorized").
     await assert.rejects(
       sendTx(client, { publicCalls: [publicCall(tokenAt, transfer, args)] }, { from: bob }, token),
-      (err: Error) => err instanceof ContractRevertError && revertMessage(registry, err.revertData) === 'unauthorized',
+      (err: Error) =>
+        err instanceof ContractRevertError && revertMessage(registry, err.revertData) === 'unauthorized',
     );
-    const authorized = await authorizePublicCall(client, { owner: alice, address: tokenAt, fn: transfer, args, caller: bob });
+    const authorized = await authorizePublicCall(client, {
+      owner: alice,
+      address: tokenAt,
+      fn: transfer,
+      args,
+      caller: bob,
+    });
     assert.equal((await mined(authorized.hash)).executionResult, 'success');
     const used = await send(bob, tokenAt, token, 'transfer_in_public', args);
     assert.equal(used.executionResult, 'success', used.error);
@@ -141,7 +179,13 @@ describe('contracts from artifacts on a real node', {
 
   test('Token: a mint by a non-minter is refused with the contract’s reason', async () => {
     await assert.rejects(
-      simulateCall(client, { artifact: token, address: tokenAt, fn: 'mint_to_public', args: [toHex32(bob), 1], from: bob }),
+      simulateCall(client, {
+        artifact: token,
+        address: tokenAt,
+        fn: 'mint_to_public',
+        args: [toHex32(bob), 1],
+        from: bob,
+      }),
       (err: Error) => err instanceof ContractRevertError && err.reason === 'caller is not minter',
     );
     const forced = await sendTx(
@@ -157,21 +201,41 @@ describe('contracts from artifacts on a real node', {
 
   test('NFT: public mint and transfer; the owner read back', async () => {
     const nft = load(NOIR, 'artifacts/nft_contract-NFT.json');
-    const d = await deployContract(client, { artifact: nft, args: [toHex32(alice), 'Cairn NFT', 'CNFT'], from: alice });
+    const d = await deployContract(client, {
+      artifact: nft,
+      args: [toHex32(alice), 'Cairn NFT', 'CNFT'],
+      from: alice,
+    });
     assert.equal((await mined(d.hash)).executionResult, 'success');
-    assert.equal((await send(alice, d.address, nft, 'mint', [toHex32(alice), 42])).executionResult, 'success');
+    assert.equal(
+      (await send(alice, d.address, nft, 'mint', [toHex32(alice), 42])).executionResult,
+      'success',
+    );
     const owners = storageSlot(nft, 'public_owners', [42n]);
     assert.equal(await stored(d.address, owners), alice);
     assert.equal(
-      (await send(alice, d.address, nft, 'transfer_in_public', [toHex32(alice), toHex32(bob), 42, 0])).executionResult,
+      (await send(alice, d.address, nft, 'transfer_in_public', [toHex32(alice), toHex32(bob), 42, 0]))
+        .executionResult,
       'success',
     );
     assert.equal(await stored(d.address, owners), bob);
-    const owner = await simulateCall(client, { artifact: nft, address: d.address, fn: 'owner_of', args: [42], from: carol });
+    const owner = await simulateCall(client, {
+      artifact: nft,
+      address: d.address,
+      fn: 'owner_of',
+      args: [42],
+      from: carol,
+    });
     assert.equal(owner.value, toHex32(bob));
     // A second mint of the same token id is refused.
     await assert.rejects(
-      simulateCall(client, { artifact: nft, address: d.address, fn: 'mint', args: [toHex32(carol), 42], from: alice }),
+      simulateCall(client, {
+        artifact: nft,
+        address: d.address,
+        fn: 'mint',
+        args: [toHex32(carol), 42],
+        from: alice,
+      }),
       ContractRevertError,
     );
   });
@@ -193,7 +257,11 @@ describe('contracts from artifacts on a real node', {
       from: alice,
     });
     assert.equal(entry.value, toHex32(42n), 'the child’s return value comes back through the parent');
-    const receipt = await send(alice, p.address, parent, 'pub_entry_point', [toHex32(c.address), setValue.selector, 42]);
+    const receipt = await send(alice, p.address, parent, 'pub_entry_point', [
+      toHex32(c.address),
+      setValue.selector,
+      42,
+    ]);
     assert.equal(receipt.executionResult, 'success', receipt.error);
     assert.equal(await stored(c.address, storageSlot(child, 'current_value')), 42n);
     const logs = await pub('node_getPublicLogs', [{ contractAddress: toHex32(c.address) }]);

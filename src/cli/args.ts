@@ -17,3 +17,10 @@ export function positiveNumber(text: string): number {
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a number above 0, got ${text}`);
   return n;
 }
+
+/** Gas limits: `L2` or `L2,DA` (DA defaults to a tx's most, 786,432). */
+export function gasLimit(text: string): { l2Gas: number; daGas: number } {
+  const m = /^(\d+)(?:,(\d+))?$/.exec(text);
+  if (!m) throw new InvalidArgumentError(`expected L2 gas, or L2,DA gas (e.g. 2000000,100000), got ${text}`);
+  return { l2Gas: Number(m[1]), daGas: Number(m[2] ?? 786_432) };
+}

@@ -28,7 +28,7 @@ import type { AbiValue } from '../core/abi.js';
 import { abiValueToJson } from '../core/abi.js';
 import type { ContractArtifact } from '../core/artifact.js';
 import { type Fr, toHex32 } from '../core/field.js';
-import { field } from './args.js';
+import { field, gasLimit } from './args.js';
 
 const DEFAULT_RPC_URL = 'http://127.0.0.1:8080';
 
@@ -48,12 +48,6 @@ function accountIndex(text: string): number {
   if (!Number.isInteger(n) || n < 0 || n > 9)
     throw new InvalidArgumentError(`expected a dev account 0..9, got ${text}`);
   return n;
-}
-
-function gasLimit(text: string): { l2Gas: number; daGas: number } {
-  const m = /^(\d+)(?:,(\d+))?$/.exec(text);
-  if (!m) throw new InvalidArgumentError(`expected L2 gas, or L2,DA gas (e.g. 2000000,100000), got ${text}`);
-  return { l2Gas: Number(m[1]), daGas: Number(m[2] ?? 786_432) };
 }
 
 function blockNumber(text: string): number {

@@ -2,9 +2,11 @@
 //   cairn tx --account 0 --note-hashes 2 --nullifiers 1 --send
 import { type Command, InvalidArgumentError } from 'commander';
 import {
+  estimateGas,
   makeContractClass,
   makeContractInstance,
   NodeClient,
+  type PreparedTxSpec,
   type PublicCallSpec,
   prepareTx,
   RpcError,
@@ -12,7 +14,7 @@ import {
 } from '../client/index.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { devAccounts } from '../execution/dev-accounts.js';
-import { field } from './args.js';
+import { field, gasLimit } from './args.js';
 
 function count(text: string): number {
   const n = Number(text);
@@ -67,6 +69,8 @@ interface TxOptions {
   publishInstance?: Fr;
   salt?: Fr;
   deployer?: Fr;
+  initializationHash?: Fr;
+  gasLimit?: { l2Gas: number; daGas: number };
   updateClass?: { address: Fr; newClassId: Fr }[];
   send?: boolean;
 }
@@ -89,8 +93,9 @@ async function run(opts: TxOptions): Promise<void> {
           classId: opts.publishInstance,
           salt: opts.salt ?? randomFr(),
           deployer: opts.deployer ?? 0n,
+          initializationHash: opts.initializationHash ?? 0n,
         });
-  const { hash, wire } = await prepareTx(client, {
+  const spec: PreparedTxSpec = {
     feePayer,
     noteHashes: random(opts.noteHashes),
     nullifiers: random(opts.nullifiers),
@@ -101,7 +106,16 @@ async function run(opts: TxOptions): Promise<void> {
     ...(publishClass ? { publishClass } : {}),
     ...(publishInstance ? { publishInstances: [publishInstance] } : {}),
     ...(opts.updateClass ? { classUpdates: opts.updateClass } : {}),
-  });
+  };
+  // Gas limits: as given, else what a simulation of the tx uses (plus a margin) when it makes
+  // public calls, else the private gas (prepareTx's default).
+  const calls = spec.publicCalls ?? [];
+  const limits = opts.gasLimit
+    ? { gasLimits: opts.gasLimit }
+    : calls.length > 0
+      ? await estimateGas(client, spec)
+      : {};
+  const { hash, wire } = await prepareTx(client, { ...spec, ...limits });
   // What the tx publishes, on stderr so that stdout stays the tx (or its hash).
   if (publishClass) process.stderr.write(`class id: ${toHex32(publishClass.id)}\n`);
   if (publishInstance) process.stderr.write(`contract address: ${toHex32(publishInstance.address)}\n`);
@@ -139,6 +153,16 @@ export function addTxCommand(program: Command): void {
     .option('--publish-instance <classId>', 'Publish an instance of a published class', field)
     .option('--salt <salt>', 'Salt of the published instance (default random)', field)
     .option('--deployer <address>', 'Deployer of the published instance (default 0: anyone)', field)
+    .option(
+      '--initialization-hash <hash>',
+      "The published instance's initialization hash (default 0: no initializer; see cairn contract deploy)",
+      field,
+    )
+    .option(
+      '--gas-limit <l2[,da]>',
+      'Gas limits (default: measured by simulating the tx, plus 10%, when it makes public calls)',
+      gasLimit,
+    )
     .option(
       '--update-class <address:classId>',
       "Schedule a contract's move to another published class (repeatable)",

@@ -69,26 +69,41 @@ interface Gas {
 
 /** Runs a tx (built from `spec`) with svc_simulatePublicCalls: nothing is sent. */
 export async function simulateTx(client: NodeClient, spec: PreparedTxSpec): Promise<SimulationResult> {
-  const { wire } = await prepareTx(client, { gasLimits: SIMULATION_GAS, ...spec });
+  // A teardown call gets half of the room (its limit is set aside from the total).
+  const teardown = (spec.publicCalls ?? []).some((c) => c.phase === 'teardown')
+    ? { teardownGasLimits: { l2Gas: SIMULATION_GAS.l2Gas / 2, daGas: SIMULATION_GAS.daGas / 2 } }
+    : {};
+  const { wire } = await prepareTx(client, { gasLimits: SIMULATION_GAS, ...teardown, ...spec });
   return client.call<SimulationResult>('svc_simulatePublicCalls', [wire, true]);
 }
 
+/** A tx's gas limits: in all, and the part set aside for its teardown call. */
+export interface GasLimits {
+  gasLimits: Gas;
+  teardownGasLimits?: Gas;
+}
+
 /**
- * Gas limits for a tx: what a simulation of it uses, plus GAS_MARGIN. A simulation that reverts
- * is an error (the tx would revert too), with the contract's message when the artifact has it.
+ * Gas limits for a tx: what a simulation of it uses, plus GAS_MARGIN — the teardown call's share
+ * set aside as its own limit. A simulation that reverts is an error (the tx would revert too),
+ * with the contract's message when the artifact has it.
  */
 export async function estimateGas(
   client: NodeClient,
   spec: PreparedTxSpec,
   artifact?: ContractArtifact,
-): Promise<Gas> {
+): Promise<GasLimits> {
   const sim = await simulateTx(client, spec);
-  if (sim.revertReason !== undefined)
-    throw new ContractRevertError(sim.revertReason, sim.revertData, artifact);
+  if (sim.revertReason !== undefined) throw new ContractRevertError(sim.revertReason, sim.revertData, artifact);
   const pad = (n: number) => Math.ceil(n * (1 + GAS_MARGIN));
+  const { totalGas, teardownGas } = sim.gasUsed;
+  const hasTeardown = (spec.publicCalls ?? []).some((c) => c.phase === 'teardown');
+  const teardown = hasTeardown ? { l2Gas: pad(teardownGas.l2Gas), daGas: pad(teardownGas.daGas) } : undefined;
+  const total = (k: keyof Gas) =>
+    Math.min(pad(totalGas[k] - (teardown ? teardownGas[k] : 0)) + (teardown?.[k] ?? 0), SIMULATION_GAS[k]);
   return {
-    l2Gas: Math.min(pad(sim.gasUsed.totalGas.l2Gas), SIMULATION_GAS.l2Gas),
-    daGas: Math.min(pad(sim.gasUsed.totalGas.daGas), SIMULATION_GAS.daGas),
+    gasLimits: { l2Gas: total('l2Gas'), daGas: total('daGas') },
+    ...(teardown ? { teardownGasLimits: teardown } : {}),
   };
 }
 
@@ -183,10 +198,12 @@ export async function sendTx(
   artifact?: ContractArtifact,
 ): Promise<{ hash: string; gasLimits: Gas }> {
   const full: PreparedTxSpec = { ...spec, feePayer: options.from };
-  const gasLimits = options.gasLimits ?? (await estimateGas(client, full, artifact));
-  const { hash, wire } = await prepareTx(client, { ...full, gasLimits });
+  const limits: GasLimits = options.gasLimits
+    ? { gasLimits: options.gasLimits }
+    : await estimateGas(client, full, artifact);
+  const { hash, wire } = await prepareTx(client, { ...full, ...limits });
   await client.call('svc_sendTx', [wire]);
-  return { hash, gasLimits };
+  return { hash, gasLimits: limits.gasLimits };
 }
 
 export interface DeployOptions extends SendOptions {

@@ -26,7 +26,7 @@ import {
   storageSlot,
 } from '../../src/client/index.js';
 import { toHex32 } from '../../src/core/field.js';
-import { type CairnProcess, startCairn } from '../helpers/process.js';
+import { type CairnProcess, runCairn, startCairn } from '../helpers/process.js';
 import { result } from '../helpers/rpc.js';
 
 const [alice, bob, carol] = devAccounts(3).map((a) => a.address) as [bigint, bigint, bigint];
@@ -175,6 +175,43 @@ describe('contracts from artifacts on a real node', {
     assert.equal(replayed.executionResult, 'reverted');
     assert.equal(decodeRevertReason(replayed.error, { ...token, errors: registry.errors }), 'unauthorized');
     assert.deepEqual([await balance(alice), await balance(carol)], [550n, 50n]);
+  });
+
+  test('cairn tx --call measures the gas a real call needs (more than the old per-call allowance)', async () => {
+    const mint = `${toHex32(tokenAt)}:mint_to_public((Field),u128):${toHex32(carol)},5`;
+    const sent = await runCairn(['tx', '--rpc-url', node.publicUrl, '--call', mint, '--send']);
+    assert.equal(sent.code, 0, sent.stderr);
+    const receipt = await mined(sent.stdout.trim());
+    assert.equal(receipt.executionResult, 'success', receipt.error);
+    assert.equal(await balance(carol), 55n);
+    // A call that would revert is not sent without --gas-limit; with it, it is.
+    const forbidden = `${toHex32(tokenAt)}:mint_to_public((Field),u128):${toHex32(carol)},5`;
+    const refused = await runCairn([
+      'tx',
+      '--rpc-url',
+      node.publicUrl,
+      '--account',
+      '1',
+      '--call',
+      forbidden,
+      '--send',
+    ]);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /App logic reverted/);
+    const forced = await runCairn([
+      'tx',
+      '--rpc-url',
+      node.publicUrl,
+      '--account',
+      '1',
+      '--call',
+      forbidden,
+      '--gas-limit',
+      '2000000',
+      '--send',
+    ]);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal((await mined(forced.stdout.trim())).executionResult, 'reverted');
   });
 
   test('Token: a mint by a non-minter is refused with the contract’s reason', async () => {

@@ -94,7 +94,8 @@ export async function estimateGas(
   artifact?: ContractArtifact,
 ): Promise<GasLimits> {
   const sim = await simulateTx(client, spec);
-  if (sim.revertReason !== undefined) throw new ContractRevertError(sim.revertReason, sim.revertData, artifact);
+  if (sim.revertReason !== undefined)
+    throw new ContractRevertError(sim.revertReason, sim.revertData, artifact);
   const pad = (n: number) => Math.ceil(n * (1 + GAS_MARGIN));
   const { totalGas, teardownGas } = sim.gasUsed;
   const hasTeardown = (spec.publicCalls ?? []).some((c) => c.phase === 'teardown');

@@ -31,11 +31,17 @@ describe('cairn contract', () => {
     const notJson = join(tmpdir(), `cairn-not-json-${process.pid}.json`);
     writeFileSync(notJson, '{');
     const cases: [string[], RegExp][] = [
-      [['contract', 'deploy', '--artifact', '/nonexistent.json'], /cannot read artifact \/nonexistent\.json: ENOENT/],
+      [
+        ['contract', 'deploy', '--artifact', '/nonexistent.json'],
+        /cannot read artifact \/nonexistent\.json: ENOENT/,
+      ],
       [['contract', 'deploy', '--artifact', notJson], /is not JSON/],
       [['contract', 'deploy', '--artifact', bad], /functions\[0\]\.is_unconstrained/],
       [['contract', 'call', 'nothex', 'f', '--artifact', bad], /not a field element: nothex/],
-      [['contract', 'call', '0x1', 'f', '--account', '12', '--artifact', bad], /expected a dev account 0\.\.9/],
+      [
+        ['contract', 'call', '0x1', 'f', '--account', '12', '--artifact', bad],
+        /expected a dev account 0\.\.9/,
+      ],
       [['contract', 'selector', 'no_parens'], /give a full signature, or --artifact/],
       [['contract', 'logs', '0x1234'], /cannot reach the node at http:\/\/127\.0\.0\.1:1/],
     ];

@@ -16,7 +16,10 @@ import {
 
 describe('client contract helpers', () => {
   test("revertDataOf reads the data a receipt's error ends with", () => {
-    assert.deepEqual(revertDataOf('App logic reverted: Assertion failed (revert data 0x01, 0x0a)'), ['0x01', '0x0a']);
+    assert.deepEqual(revertDataOf('App logic reverted: Assertion failed (revert data 0x01, 0x0a)'), [
+      '0x01',
+      '0x0a',
+    ]);
     assert.deepEqual(revertDataOf('App logic reverted: out of gas'), []);
     assert.deepEqual(revertDataOf('(revert data 0x01) and more'), []);
   });
@@ -27,14 +30,19 @@ describe('client contract helpers', () => {
     let token: ContractArtifact;
     before(async () => {
       await ensureArtifacts();
-      token = parseArtifact(loadArtifactJson('@aztec/noir-contracts.js@4.1.2', 'artifacts/token_contract-Token.json'));
+      token = parseArtifact(
+        loadArtifactJson('@aztec/noir-contracts.js@4.1.2', 'artifacts/token_contract-Token.json'),
+      );
     });
 
     test('storage slots: a variable is its layout slot, a map entry hashes each key in', () => {
       assert.equal(storageSlot(token, 'total_supply'), 4n);
       assert.equal(storageSlot(token, 'public_balances', [7n]), mapStorageSlot(5n, 7n));
       assert.equal(storageSlot(token, 'minters', [1n, 2n]), mapStorageSlot(mapStorageSlot(2n, 1n), 2n));
-      assert.throws(() => storageSlot(token, 'balance'), /has no storage variable balance; it has: admin, minters/);
+      assert.throws(
+        () => storageSlot(token, 'balance'),
+        /has no storage variable balance; it has: admin, minters/,
+      );
     });
 
     test('public calls carry the selector and the encoded arguments; private functions are refused', () => {
@@ -47,14 +55,20 @@ describe('client contract helpers', () => {
         msgSender: 3n,
         isStaticCall: true,
       });
-      assert.throws(() => publicCall(9n, findFunction(token, 'transfer'), []), /transfer is a private function/);
+      assert.throws(
+        () => publicCall(9n, findFunction(token, 'transfer'), []),
+        /transfer is a private function/,
+      );
     });
 
     test("a receipt's error decodes to the contract's message when the artifact knows the selector", () => {
       const error =
         'App logic reverted: Assertion failed (revert data 0x000000000000000000000000000000000000000000000000820abc023de5f12e)';
       assert.equal(decodeRevertReason(error, token), 'caller is not minter');
-      assert.equal(decodeRevertReason('App logic reverted: out of gas', token), 'App logic reverted: out of gas');
+      assert.equal(
+        decodeRevertReason('App logic reverted: out of gas', token),
+        'App logic reverted: out of gas',
+      );
     });
   });
 });

@@ -24,12 +24,12 @@
 // Node flags for the node.
 // Needs the npm artifacts (fetched into .cache/ on first use; CAIRN_SKIP_ARTIFACTS=1 skips the bench).
 import { z } from 'zod';
-import { ensureArtifacts, publicDispatchBytecode } from '../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, loadArtifactJson } from '../scripts/fetch-artifacts.mjs';
 import {
+  deploymentOf,
   devAccounts,
-  makeContractClass,
-  makeContractInstance,
   NodeClient,
+  parseArtifact,
   prepareTx,
   randomFr,
   toWire,
@@ -41,8 +41,6 @@ import {
   MAX_CHECKPOINT_BODY_BYTES,
   txEffectBodyBytesBound,
 } from '../src/core/checkpoint-body.js';
-import { initializationHash } from '../src/core/contracts.js';
-import { functionSelector } from '../src/core/hash/selector.js';
 import type { Gas } from '../src/core/tx.js';
 import { mapStorageSlot } from '../src/execution/public-storage.js';
 import {
@@ -77,19 +75,16 @@ const PUBLIC_GAS_MARGIN = 1.5;
 const MINTED = 1_000_000n;
 const RECEIPT_SAMPLE = 200;
 
-const CONSTRUCTOR = 'constructor((Field),str<31>,str<31>,u8)';
 const MINT = 'mint_to_public((Field),u128)';
 const TRANSFER = 'transfer_in_public((Field),(Field),u128,Field)';
 /** Token's public_balances map is at storage slot 5. */
 const PUBLIC_BALANCES_SLOT = 5n;
 /** Enough for the constructor (625,506 L2 gas on the AVM) on top of the private part. */
 const DEPLOY_GAS: Gas = { l2Gas: 2_000_000, daGas: 100_000 };
-const str31 = (s: string) => Array.from({ length: 31 }, (_, i) => BigInt(s.charCodeAt(i) || 0));
 
 await ensureArtifacts();
-const bytecode = publicDispatchBytecode(
-  '@aztec/noir-contracts.js@4.1.2',
-  'artifacts/token_contract-Token.json',
+const tokenArtifact = parseArtifact(
+  loadArtifactJson('@aztec/noir-contracts.js@4.1.2', 'artifacts/token_contract-Token.json'),
 );
 
 const node = await startRealtimeNode(SLOT_S, 2 * N, ['--mana-target', MANA_TARGET]);
@@ -143,24 +138,21 @@ await benchOnNode('token-transfers', node, async () => {
   };
 
   // ---- deploy Token and mint (not timed) ------------------------------------------------------------
-  const tokenClass = makeContractClass({ artifactHash: randomFr(), packedBytecode: bytecode });
-  const args = [admin, ...str31('Cairn Token'), ...str31('CTK'), 18n];
-  const instance = makeContractInstance({
-    classId: tokenClass.id,
+  const deployment = deploymentOf(tokenArtifact, {
+    args: [admin, 'Cairn Token', 'CTK', 18],
     salt: randomFr(),
     deployer: admin,
-    initializationHash: initializationHash(functionSelector(CONSTRUCTOR), args),
   });
-  const token = instance.address;
+  const token = deployment.address;
   // One tx publishes the class and the instance and runs the constructor.
   await sendAndMine(
     [
       {
         feePayer: admin,
         gasLimits: DEPLOY_GAS,
-        publishClass: tokenClass,
-        publishInstances: [instance],
-        publicCalls: [{ contractAddress: token, signature: CONSTRUCTOR, args }],
+        publishClass: deployment.contractClass,
+        publishInstances: [deployment.instance],
+        publicCalls: [deployment.initializerCall!],
       },
     ],
     'deploy',

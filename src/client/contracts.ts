@@ -18,7 +18,12 @@ import {
 } from '../core/artifact.js';
 import { authwitInnerHash, authwitMessageHash } from '../core/authwit.js';
 import { AUTH_REGISTRY_ADDRESS } from '../core/constants.js';
-import { type ContractInstance, initializationHash, makeContractInstance } from '../core/contracts.js';
+import {
+  type ContractClassPublic,
+  type ContractInstance,
+  initializationHash,
+  makeContractInstance,
+} from '../core/contracts.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { MAX_PROCESSABLE_L2_GAS } from '../core/tx.js';
 import type { PublicCallSpec } from '../core/tx-builder.js';
@@ -220,13 +225,10 @@ export interface DeployOptions extends SendOptions {
   skipInitialization?: boolean;
 }
 
-export interface Deployment {
-  address: Fr;
+export interface Deployment extends DeploymentParts {
   classId: Fr;
-  instance: ContractInstance;
   /** Whether this deployment publishes the class (the node did not have it). */
   publishesClass: boolean;
-  initializer: ArtifactFunction | undefined;
 }
 
 /** The initializer a deployment runs: the named one, or the artifact's only public one. */
@@ -249,28 +251,50 @@ function initializerOf(artifact: ContractArtifact, name: string | undefined): Ar
   );
 }
 
-/** What deploying would publish, and where the contract would be; nothing is sent. */
-export async function planDeployment(client: NodeClient, o: DeployOptions): Promise<Deployment> {
-  const cls = contractClassOf(o.artifact);
-  const initializer = initializerOf(o.artifact, o.initializer);
+/** What a deployment publishes and runs, derived from the artifact alone. */
+export interface DeploymentParts {
+  address: Fr;
+  contractClass: ContractClassPublic;
+  instance: ContractInstance;
+  initializer: ArtifactFunction | undefined;
+  /** The call to the public initializer with the arguments (undefined without an initializer). */
+  initializerCall: PublicCallSpec | undefined;
+}
+
+/**
+ * The class (with the reference's id), the instance (its initialization hash committing to the
+ * initializer and its arguments) and the initializer call of a deployment.
+ */
+export function deploymentOf(
+  artifact: ContractArtifact,
+  o: { args?: readonly AbiValue[]; initializer?: string; salt?: Fr; deployer?: Fr } = {},
+): DeploymentParts {
+  const contractClass = contractClassOf(artifact);
+  const initializer = initializerOf(artifact, o.initializer);
   const args = o.args ?? [];
   if (initializer === undefined && args.length > 0)
-    throw new InvalidArtifactError(`${o.artifact.name} has no initializer to take arguments`);
+    throw new InvalidArtifactError(`${artifact.name} has no initializer to take arguments`);
   const encoded = initializer === undefined ? [] : publicCalldata(initializer, args).slice(1);
   const instance = makeContractInstance({
-    classId: cls.id,
+    classId: contractClass.id,
     salt: o.salt ?? 0n,
     deployer: o.deployer ?? 0n,
     initializationHash: initializer === undefined ? 0n : initializationHash(initializer.selector, encoded),
   });
-  const known = await client.call<unknown>('svc_getContractClass', [toHex32(cls.id)]);
   return {
     address: instance.address,
-    classId: cls.id,
+    contractClass,
     instance,
-    publishesClass: known === null,
     initializer,
+    initializerCall: initializer === undefined ? undefined : publicCall(instance.address, initializer, args),
   };
+}
+
+/** What deploying would publish, and where the contract would be; nothing is sent. */
+export async function planDeployment(client: NodeClient, o: DeployOptions): Promise<Deployment> {
+  const parts = deploymentOf(o.artifact, o);
+  const known = await client.call<unknown>('svc_getContractClass', [toHex32(parts.contractClass.id)]);
+  return { ...parts, classId: parts.contractClass.id, publishesClass: known === null };
 }
 
 /**
@@ -285,14 +309,11 @@ export async function deployContract(
   const existing = await client.call<unknown>('svc_getContract', [toHex32(plan.address)]);
   if (existing !== null)
     throw new Error(`a contract is already published at ${toHex32(plan.address)} (choose another --salt)`);
-  const calls =
-    plan.initializer === undefined || o.skipInitialization
-      ? []
-      : [publicCall(plan.address, plan.initializer, o.args ?? [])];
+  const calls = plan.initializerCall === undefined || o.skipInitialization ? [] : [plan.initializerCall];
   const sent = await sendTx(
     client,
     {
-      ...(plan.publishesClass ? { publishClass: contractClassOf(o.artifact) } : {}),
+      ...(plan.publishesClass ? { publishClass: plan.contractClass } : {}),
       publishInstances: [plan.instance],
       publicCalls: calls,
     },

@@ -5,30 +5,26 @@
 // (CAIRN_SKIP_ARTIFACTS=1 skips it).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ensureArtifacts, publicDispatchBytecode } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, loadArtifactJson } from '../../scripts/fetch-artifacts.mjs';
 import {
+  deploymentOf,
   devAccounts,
-  makeContractClass,
-  makeContractInstance,
   NodeClient,
+  parseArtifact,
   prepareTx,
   randomFr,
 } from '../../src/client/index.js';
-import { initializationHash } from '../../src/core/contracts.js';
 import { toHex32 } from '../../src/core/field.js';
-import { functionSelector } from '../../src/core/hash/selector.js';
 import { mapStorageSlot } from '../../src/execution/public-storage.js';
 import { type CairnProcess, startCairn } from '../helpers/process.js';
 import { result } from '../helpers/rpc.js';
 
 const [alice, bob] = devAccounts(2);
-const CONSTRUCTOR = 'constructor((Field),str<31>,str<31>,u8)';
 const MINT = 'mint_to_public((Field),u128)';
 const BALANCE = 'balance_of_public((Field))';
 const TRANSFER = 'transfer_in_public((Field),(Field),u128,Field)';
 /** Token's public_balances map is at storage slot 5. */
 const PUBLIC_BALANCES_SLOT = 5n;
-const str31 = (s: string) => Array.from({ length: 31 }, (_, i) => BigInt(s.charCodeAt(i) || 0));
 /** Enough for the constructor (625,506 L2 gas on the AVM) on top of the private part. */
 const GAS = { l2Gas: 2_000_000, daGas: 100_000 };
 
@@ -58,27 +54,23 @@ describe('a real contract on a real node', {
   });
 
   test('publish Token, construct it, mint, and read the balance back', async () => {
-    const bytecode = publicDispatchBytecode(
-      '@aztec/noir-contracts.js@4.1.2',
-      'artifacts/token_contract-Token.json',
+    const artifact = parseArtifact(
+      loadArtifactJson('@aztec/noir-contracts.js@4.1.2', 'artifacts/token_contract-Token.json'),
     );
-    const tokenClass = makeContractClass({ artifactHash: randomFr(), packedBytecode: bytecode });
-    const args = [alice!.address, ...str31('Cairn Token'), ...str31('CTK'), 18n];
-    const instance = makeContractInstance({
-      classId: tokenClass.id,
+    const deployment = deploymentOf(artifact, {
+      args: [alice!.address, 'Cairn Token', 'CTK', 18],
       salt: randomFr(),
       deployer: alice!.address,
-      initializationHash: initializationHash(functionSelector(CONSTRUCTOR), args),
     });
-    const token = instance.address;
+    const token = deployment.address;
 
     // One tx publishes the class and the instance and runs the constructor: public execution sees
     // the tx's own publications.
     const constructed = await mine({
       gasLimits: GAS,
-      publishClass: tokenClass,
-      publishInstances: [instance],
-      publicCalls: [{ contractAddress: token, signature: CONSTRUCTOR, args }],
+      publishClass: deployment.contractClass,
+      publishInstances: [deployment.instance],
+      publicCalls: [deployment.initializerCall!],
     });
     assert.equal(constructed.executionResult, 'success', constructed.error);
     const minted = await mine({
@@ -142,19 +134,21 @@ describe('a real contract on a real node', {
     // A second constructor call fails: the contract is already initialized.
     const again = await mine({
       gasLimits: GAS,
-      publicCalls: [{ contractAddress: token, signature: CONSTRUCTOR, args }],
+      publicCalls: [deployment.initializerCall!],
     });
     assert.equal(again.executionResult, 'reverted');
     assert.match(again.error, /App logic reverted: /);
   });
 
   test("a contract's public logs are served by the log methods of both sets", async () => {
-    const bytecode = publicDispatchBytecode(
-      '@aztec/noir-test-contracts.js@4.1.2',
-      'artifacts/avm_test_contract-AvmTest.json',
+    const avmTest = deploymentOf(
+      parseArtifact(
+        loadArtifactJson('@aztec/noir-test-contracts.js@4.1.2', 'artifacts/avm_test_contract-AvmTest.json'),
+      ),
+      { salt: randomFr() },
     );
-    const avmTestClass = makeContractClass({ artifactHash: randomFr(), packedBytecode: bytecode });
-    const instance = makeContractInstance({ classId: avmTestClass.id, salt: randomFr() });
+    const avmTestClass = avmTest.contractClass;
+    const instance = avmTest.instance;
     // Published by one tx and called by the next in the same block: the publishing tx pays a
     // higher priority fee, so it comes first.
     const publish = await prepareTx(client, {

@@ -362,6 +362,26 @@ function errorLine(err: unknown, rpcUrl: string | undefined): string {
   return e.message;
 }
 
+const ARTIFACT_HELP = 'Compiled contract artifact (JSON, 4.x toolchain)';
+
+/** `<address> <function> [args...]`: the call a subcommand makes, reads or authorizes. */
+function target(cmd: Command, argsHelp = "The function's arguments"): Command {
+  return cmd
+    .argument('<address>', 'Contract address', addressArg)
+    .argument('<function>', 'Function name')
+    .argument('[args...]', argsHelp);
+}
+
+/** The examples a command's help ends with. */
+function exampleText(heading: string, ...lines: string[]): string {
+  return `\n${heading}:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}
+
+/** A subcommand's help ends with its examples. */
+function examples(cmd: Command, heading: string, ...lines: string[]): Command {
+  return cmd.addHelpText('after', exampleText(heading, ...lines));
+}
+
 function common(cmd: Command): Command {
   return cmd
     .addOption(
@@ -375,7 +395,7 @@ function common(cmd: Command): Command {
 
 function sending(cmd: Command): Command {
   return common(cmd)
-    .requiredOption('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)')
+    .requiredOption('--artifact <file>', ARTIFACT_HELP)
     .option('--wait', 'Wait for the tx to be in a block and print its outcome')
     .option(
       '--gas-limit <l2[,da]>',
@@ -418,76 +438,58 @@ account:N (dev account N), bools as true/false, strings as text, arrays and stru
   )
     .addHelpText(
       'after',
-      `
-Example:
-  cairn contract deploy --artifact token_contract-Token.json --args 0x…admin "My Token" MTK 18 --wait`,
+      exampleText(
+        'Example',
+        'cairn contract deploy --artifact token_contract-Token.json --args 0x…admin "My Token" MTK 18 --wait',
+      ),
     )
     .action(action('deploy', (o: Parameters<typeof deploy>[0]) => deploy(o)));
 
-  sending(
-    contract
-      .command('call')
-      .description('Send a tx that calls a public function')
-      .argument('<address>', 'Contract address', addressArg)
-      .argument('<function>', 'Function name')
-      .argument('[args...]', "The function's arguments"),
-  )
-    .addHelpText(
-      'after',
-      `
-Example:
-  cairn contract call 0x…token transfer_in_public 0x…alice 0x…bob 100 0 --artifact token_contract-Token.json --wait`,
-    )
-    .action(
-      action('call', (address: Fr, fn: string, args: string[], o: SendingOptions) =>
-        call(address, fn, args, o),
-      ),
-    );
+  examples(
+    sending(target(contract.command('call').description('Send a tx that calls a public function'))),
+    'Example',
+    'cairn contract call 0x…token transfer_in_public 0x…alice 0x…bob 100 0 --artifact token_contract-Token.json --wait',
+  ).action(
+    action('call', (address: Fr, fn: string, args: string[], o: SendingOptions) =>
+      call(address, fn, args, o),
+    ),
+  );
 
-  sending(
-    contract
-      .command('authwit')
-      .description(
-        'Authorize another account to make one exact public call on your behalf (AuthRegistry.set_authorized)',
-      )
-      .argument('<address>', 'Contract the call goes to', addressArg)
-      .argument('<function>', 'Function name')
-      .argument('[args...]', "The call's arguments, exactly as the caller will give them")
-      .requiredOption('--caller <address>', 'Who may make the call (0x-hex or account:N)', addressArg),
-  )
-    .addHelpText(
-      'after',
-      `
-Example (account 0 lets account 1 move 100 of its tokens to account 2, once, with nonce 7):
-  cairn contract authwit 0x…token transfer_in_public account:0 account:2 100 7 --caller account:1 --artifact token_contract-Token.json --wait
-  cairn contract call 0x…token transfer_in_public account:0 account:2 100 7 --account 1 --artifact token_contract-Token.json --wait`,
-    )
-    .action(
-      action('authwit', (at: Fr, fn: string, args: string[], o: SendingOptions & { caller: Fr }) =>
-        authwit(at, fn, args, o),
-      ),
-    );
+  examples(
+    sending(
+      target(
+        contract
+          .command('authwit')
+          .description(
+            'Authorize another account to make one exact public call on your behalf (AuthRegistry.set_authorized)',
+          ),
+        "The call's arguments, exactly as the caller will give them",
+      ).requiredOption('--caller <address>', 'Who may make the call (0x-hex or account:N)', addressArg),
+    ),
+    'Example (account 0 lets account 1 move 100 of its tokens to account 2, once, with nonce 7)',
+    'cairn contract authwit 0x…token transfer_in_public account:0 account:2 100 7 --caller account:1 --artifact token_contract-Token.json --wait',
+    'cairn contract call 0x…token transfer_in_public account:0 account:2 100 7 --account 1 --artifact token_contract-Token.json --wait',
+  ).action(
+    action('authwit', (at: Fr, fn: string, args: string[], o: SendingOptions & { caller: Fr }) =>
+      authwit(at, fn, args, o),
+    ),
+  );
 
-  common(
-    contract
-      .command('simulate')
-      .description('Run a public function without a tx and print what it returns')
-      .argument('<address>', 'Contract address', addressArg)
-      .argument('<function>', 'Function name')
-      .argument('[args...]', "The function's arguments")
-      .requiredOption('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)'),
-  )
-    .addHelpText(
-      'after',
-      `
-Example:
-  cairn contract simulate 0x…token balance_of_public 0x…alice --artifact token_contract-Token.json`,
-    )
-    .action(
-      action('simulate', (address: Fr, fn: string, args: string[], o: CommonOptions & { artifact: string }) =>
-        simulate(address, fn, args, o),
-      ),
-    );
+  examples(
+    common(
+      target(
+        contract
+          .command('simulate')
+          .description('Run a public function without a tx and print what it returns'),
+      ).requiredOption('--artifact <file>', ARTIFACT_HELP),
+    ),
+    'Example',
+    'cairn contract simulate 0x…token balance_of_public 0x…alice --artifact token_contract-Token.json',
+  ).action(
+    action('simulate', (address: Fr, fn: string, args: string[], o: CommonOptions & { artifact: string }) =>
+      simulate(address, fn, args, o),
+    ),
+  );
 
   common(
     contract
@@ -496,14 +498,15 @@ Example:
       .argument('<address>', 'Contract address', addressArg)
       .argument('<variable>', 'Storage variable, as the artifact names it')
       .argument('[keys...]', 'Map keys, outermost first (0x-hex, decimal or account:N)')
-      .requiredOption('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)')
+      .requiredOption('--artifact <file>', ARTIFACT_HELP)
       .option('--block <number>', 'Read at this block (default: latest)', blockNumber),
   )
     .addHelpText(
       'after',
-      `
-Example:
-  cairn contract storage 0x…token public_balances 0x…alice --artifact token_contract-Token.json`,
+      exampleText(
+        'Example',
+        'cairn contract storage 0x…token public_balances 0x…alice --artifact token_contract-Token.json',
+      ),
     )
     .action(
       action(
@@ -521,14 +524,15 @@ Example:
     .command('selector')
     .description("A function's selector (as calldata and FunctionSelector arguments take it)")
     .argument('<function>', 'Function name (with --artifact) or full signature, e.g. pub_set_value(Field)')
-    .option('--artifact <file>', 'Compiled contract artifact (JSON, 4.x toolchain)')
+    .option('--artifact <file>', ARTIFACT_HELP)
     .option('--json', 'Print JSON')
     .addHelpText(
       'after',
-      `
-Examples:
-  cairn contract selector pub_set_value --artifact child_contract-Child.json
-  cairn contract selector 'transfer_in_public((Field),(Field),u128,Field)'`,
+      exampleText(
+        'Examples',
+        'cairn contract selector pub_set_value --artifact child_contract-Child.json',
+        "cairn contract selector 'transfer_in_public((Field),(Field),u128,Field)'",
+      ),
     )
     .action(
       action('selector', async (name: string, o: { artifact?: string; json?: boolean }) => {
@@ -552,12 +556,7 @@ Examples:
       .option('--from-block <number>', 'First block (inclusive)', blockNumber)
       .option('--to-block <number>', 'Last block (exclusive)', blockNumber),
   )
-    .addHelpText(
-      'after',
-      `
-Example:
-  cairn contract logs 0x…token --from-block 1 --json`,
-    )
+    .addHelpText('after', exampleText('Example', 'cairn contract logs 0x…token --from-block 1 --json'))
     .action(
       action('logs', (address: Fr, o: CommonOptions & { fromBlock?: number; toBlock?: number }) =>
         logs(address, o),

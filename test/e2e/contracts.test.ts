@@ -179,37 +179,18 @@ describe('contracts from artifacts on a real node', {
 
   test('cairn tx --call measures the gas a real call needs (more than the old per-call allowance)', async () => {
     const mint = `${toHex32(tokenAt)}:mint_to_public((Field),u128):${toHex32(carol)},5`;
-    const sent = await runCairn(['tx', '--rpc-url', node.publicUrl, '--call', mint, '--send']);
+    const tx = (...args: string[]) =>
+      runCairn(['tx', '--rpc-url', node.publicUrl, '--call', mint, '--send', ...args]);
+    const sent = await tx();
     assert.equal(sent.code, 0, sent.stderr);
     const receipt = await mined(sent.stdout.trim());
     assert.equal(receipt.executionResult, 'success', receipt.error);
     assert.equal(await balance(carol), 55n);
-    // A call that would revert is not sent without --gas-limit; with it, it is.
-    const forbidden = `${toHex32(tokenAt)}:mint_to_public((Field),u128):${toHex32(carol)},5`;
-    const refused = await runCairn([
-      'tx',
-      '--rpc-url',
-      node.publicUrl,
-      '--account',
-      '1',
-      '--call',
-      forbidden,
-      '--send',
-    ]);
+    // A call that would revert (account 1 is no minter) is not sent without --gas-limit; with it, it is.
+    const refused = await tx('--account', '1');
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /App logic reverted/);
-    const forced = await runCairn([
-      'tx',
-      '--rpc-url',
-      node.publicUrl,
-      '--account',
-      '1',
-      '--call',
-      forbidden,
-      '--gas-limit',
-      '2000000',
-      '--send',
-    ]);
+    const forced = await tx('--account', '1', '--gas-limit', '2000000');
     assert.equal(forced.code, 0, forced.stderr);
     assert.equal((await mined(forced.stdout.trim())).executionResult, 'reverted');
   });

@@ -63,7 +63,7 @@ interface TxOptions {
   call?: PublicCallSpec[];
   setupCall?: PublicCallSpec[];
   teardownCall?: PublicCallSpec[];
-  priorityFee: Fr;
+  priorityFee?: Fr;
   publishClass?: Uint8Array<ArrayBuffer>;
   artifactHash?: Fr;
   publishInstance?: Fr;
@@ -102,7 +102,7 @@ async function run(opts: TxOptions): Promise<void> {
     privateLogs: Array.from({ length: opts.privateLogs }, () => random(4)),
     l2ToL1Msgs: (opts.l2ToL1 ?? []).map((m) => ({ ...m, sender: feePayer })),
     publicCalls: [...(opts.setupCall ?? []), ...(opts.call ?? []), ...(opts.teardownCall ?? [])],
-    maxPriorityFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: opts.priorityFee },
+    maxPriorityFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: opts.priorityFee ?? 0n },
     ...(publishClass ? { publishClass } : {}),
     ...(publishInstance ? { publishInstances: [publishInstance] } : {}),
     ...(opts.updateClass ? { classUpdates: opts.updateClass } : {}),
@@ -143,7 +143,8 @@ export function addTxCommand(program: Command): void {
     .option('--call <address:signature[:args]>', 'An app-logic public call (repeatable)', call('app'))
     .option('--setup-call <address:signature[:args]>', 'A setup public call (repeatable)', call('setup'))
     .option('--teardown-call <address:signature[:args]>', 'The teardown public call', call('teardown'))
-    .option('--priority-fee <fee>', 'Max priority fee per L2 gas', field, 0n)
+    // No bigint default: commander prints defaults in help with JSON.stringify, which throws on one.
+    .option('--priority-fee <fee>', 'Max priority fee per L2 gas (default 0)', field)
     .option(
       '--publish-class <bytecode>',
       'Publish a contract class with this public bytecode (0x hex)',

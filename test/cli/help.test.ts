@@ -1,0 +1,39 @@
+// `--help`, `-h` and `help <command>` work for every command and subcommand of `cairn`: the list
+// is read from the program itself, so a new command is covered as soon as it exists.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { runCairn } from '../helpers/process.js';
+
+/** The commands `cairn <path> --help` lists under "Commands:", without `help` itself. */
+function commandsIn(helpText: string): string[] {
+  const section = helpText.split(/\nCommands:\n/)[1]?.split('\n\n')[0];
+  if (section === undefined) return [];
+  return section
+    .split('\n')
+    .map((l) => /^ {2}([a-z][\w-]*)/.exec(l)?.[1])
+    .filter((c): c is string => c !== undefined && c !== 'help');
+}
+
+describe('cairn help', () => {
+  test('every command and subcommand answers --help, -h and help <command>', { timeout: 180_000 }, async () => {
+    const top = await runCairn(['--help']);
+    assert.equal(top.code, 0, top.stderr);
+    const seen: string[] = [];
+    const visit = async (path: string[]): Promise<void> => {
+      for (const form of [[...path, '--help'], [...path, '-h']]) {
+        const r = await runCairn(form);
+        assert.equal(r.code, 0, `cairn ${form.join(' ')}: ${r.stderr}`);
+        assert.match(r.stdout, new RegExp(`^Usage: cairn ${path.join(' ')}`), form.join(' '));
+      }
+      const parent = path.slice(0, -1);
+      const viaHelp = await runCairn([...parent, 'help', path.at(-1)!]);
+      assert.equal(viaHelp.code, 0, `cairn ${[...parent, 'help', ...path.slice(-1)].join(' ')}: ${viaHelp.stderr}`);
+      seen.push(path.join(' '));
+      const help = await runCairn([...path, '--help']);
+      for (const sub of commandsIn(help.stdout)) await visit([...path, sub]);
+    };
+    for (const command of commandsIn(top.stdout)) await visit([command]);
+    for (const expected of ['start', 'tx', 'contract', 'contract deploy', 'l1', 'l1 send-message'])
+      assert.ok(seen.includes(expected), `${expected} was visited (${seen.join(', ')})`);
+  });
+});

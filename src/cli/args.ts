@@ -24,3 +24,10 @@ export function gasLimit(text: string): { l2Gas: number; daGas: number } {
   if (!m) throw new InvalidArgumentError(`expected L2 gas, or L2,DA gas (e.g. 2000000,100000), got ${text}`);
   return { l2Gas: Number(m[1]), daGas: Number(m[2] ?? 786_432) };
 }
+
+/** A block number (0 or more). */
+export function blockNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a block number, got ${text}`);
+  return n;
+}

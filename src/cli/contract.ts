@@ -2,7 +2,7 @@
 // simulate, read storage and logs — with arguments and results in the artifact's ABI.
 //   cairn contract deploy --artifact token_contract-Token.json --args 0x…01 "My Token" MTK 18 --wait
 import { existsSync } from 'node:fs';
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Command } from 'commander';
 import { artifactPath } from '../../scripts/fetch-artifacts.mjs';
 import {
   authorizePublicCall,
@@ -17,7 +17,6 @@ import {
   NodeClient,
   publicCall,
   type Receipt,
-  RpcError,
   randomFr,
   sendTx,
   simulateCall,
@@ -28,9 +27,9 @@ import type { AbiValue } from '../core/abi.js';
 import { abiValueToJson } from '../core/abi.js';
 import type { ContractArtifact } from '../core/artifact.js';
 import { type Fr, toHex32 } from '../core/field.js';
-import { field, gasLimit } from './args.js';
-
-const DEFAULT_RPC_URL = 'http://127.0.0.1:8080';
+import { blockNumber, field, gasLimit } from './args.js';
+import { receiptLine } from './chain.js';
+import { accountIndex, addressArg, devAddress, nodeAction, print, rpcUrlOption } from './node-command.js';
 
 interface CommonOptions {
   rpcUrl: string;
@@ -41,31 +40,6 @@ interface SendingOptions extends CommonOptions {
   artifact: string;
   wait?: boolean;
   gasLimit?: { l2Gas: number; daGas: number };
-}
-
-function accountIndex(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 9)
-    throw new InvalidArgumentError(`expected a dev account 0..9, got ${text}`);
-  return n;
-}
-
-function blockNumber(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a block number, got ${text}`);
-  return n;
-}
-
-/** `account:N`: dev account N's address, so commands need not spell addresses out. */
-function devAddress(text: string): string | undefined {
-  const m = /^account:(\d)$/.exec(text.trim());
-  return m ? toHex32(devAccounts(10)[Number(m[1])]!.address) : undefined;
-}
-
-/** An address: 0x-hex, decimal or `account:N`. */
-function addressArg(text: string): Fr {
-  const dev = devAddress(text);
-  return field(dev ?? text);
 }
 
 /**
@@ -107,28 +81,11 @@ const artifactOf = (o: { artifact: string }): ContractArtifact =>
 
 const fromOf = (o: CommonOptions): Fr => devAccounts(o.account + 1)[o.account]!.address;
 
-function print(o: CommonOptions, json: unknown, lines: string[]): void {
-  process.stdout.write(
-    o.json
-      ? `${JSON.stringify(json, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`
-      : `${lines.join('\n')}\n`,
-  );
-}
-
 function showValue(value: AbiValue | undefined): string {
   if (value === undefined) return '(no return value)';
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (typeof value === 'string') return value;
   return JSON.stringify(abiValueToJson(value));
-}
-
-/** The receipt, summed up: success, or the revert with the contract's own reason. */
-function receiptLines(receipt: Receipt, artifact: ContractArtifact | undefined): string[] {
-  if (receipt.status === 'dropped') return [`status     dropped: ${receipt.error}`];
-  const where = `block ${receipt.blockNumber} (${receipt.status}), fee ${receipt.transactionFee}`;
-  if (receipt.executionResult === 'success') return [`status     success in ${where}`];
-  const reason = artifact && receipt.error ? decodeRevertReason(receipt.error, artifact) : receipt.error;
-  return [`status     reverted in ${where}: ${reason}`];
 }
 
 async function finish(
@@ -139,7 +96,7 @@ async function finish(
   lines: string[],
 ): Promise<void> {
   if (!o.wait) {
-    print(o, json, lines);
+    print(o.json, json, lines);
     return;
   }
   const receipt = await waitForReceipt(new NodeClient(o.rpcUrl), hash);
@@ -147,9 +104,9 @@ async function finish(
     receipt.executionResult === 'reverted' && receipt.error
       ? decodeRevertReason(receipt.error, artifact)
       : undefined;
-  print(o, { ...json, receipt: { ...receipt, ...(reason ? { reason } : {}) } }, [
+  print(o.json, { ...json, receipt: { ...receipt, ...(reason ? { reason } : {}) } }, [
     ...lines,
-    ...receiptLines(receipt, artifact),
+    receiptLine(receipt, reason),
   ]);
   if (receipt.status === 'dropped' || receipt.executionResult === 'reverted') process.exitCode = 1;
 }
@@ -262,7 +219,7 @@ async function simulate(
     from: fromOf(o),
   });
   print(
-    o,
+    o.json,
     {
       value: r.value === undefined ? null : abiValueToJson(r.value),
       returnValues: r.fields.map(toHex32),
@@ -297,7 +254,7 @@ async function storage(
       toHex32(slot),
     ]),
   );
-  print(o, { slot: toHex32(slot), value: toHex32(value), decimal: value.toString() }, [
+  print(o.json, { slot: toHex32(slot), value: toHex32(value), decimal: value.toString() }, [
     `${value} (${toHex32(value)}) at slot ${toHex32(slot)}`,
   ]);
 }
@@ -325,7 +282,7 @@ async function logs(address: Fr, o: CommonOptions & { fromBlock?: number; toBloc
     afterLog = page.logs.at(-1)!.id;
   }
   print(
-    o,
+    o.json,
     all,
     all.length === 0
       ? ['no public logs']
@@ -338,28 +295,11 @@ async function logs(address: Fr, o: CommonOptions & { fromBlock?: number; toBloc
 
 /** Runs a subcommand; errors become one line on stderr and exit code 1 (nothing is sent). */
 function action<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>) {
-  return async (...args: A) => {
-    const o = args.at(-2) as CommonOptions;
-    try {
-      await fn(...args);
-    } catch (err) {
-      process.stderr.write(`cairn contract ${name}: ${errorLine(err, o?.rpcUrl)}\n`);
-      process.exit(1);
-    }
-  };
-}
-
-function errorLine(err: unknown, rpcUrl: string | undefined): string {
-  if (err instanceof RpcError) {
-    const reasons = (err.data as { reasons?: string[] } | undefined)?.reasons;
-    return `${err.message}${reasons ? `: ${reasons.join('; ')}` : ''}`;
-  }
-  if (err instanceof ContractRevertError)
-    return `would revert: ${err.message}; nothing was sent (--gas-limit sends it without simulating)`;
-  const e = err as Error & { cause?: { code?: string } };
-  if (e.message === 'fetch failed' || e.cause?.code === 'ECONNREFUSED')
-    return `cannot reach the node at ${rpcUrl} — is it running? (--rpc-url or CAIRN_RPC_URL)`;
-  return e.message;
+  return nodeAction(`contract ${name}`, fn, (err) =>
+    err instanceof ContractRevertError
+      ? `would revert: ${err.message}; nothing was sent (--gas-limit sends it without simulating)`
+      : undefined,
+  );
 }
 
 const ARTIFACT_HELP = 'Compiled contract artifact (JSON, 4.x toolchain)';
@@ -384,11 +324,7 @@ function examples(cmd: Command, heading: string, ...lines: string[]): Command {
 
 function common(cmd: Command): Command {
   return cmd
-    .addOption(
-      new Option('--rpc-url <url>', 'Public JSON-RPC URL of the node')
-        .env('CAIRN_RPC_URL')
-        .default(DEFAULT_RPC_URL),
-    )
+    .addOption(rpcUrlOption())
     .option('--account <index>', 'Dev account (0..9) that pays and sends', accountIndex, 0)
     .option('--json', 'Print JSON');
 }
@@ -542,9 +478,7 @@ account:N (dev account N), bools as true/false, strings as text, arrays and stru
         else if (!name.includes('('))
           throw new Error('give a full signature, or --artifact to look the name up');
         const selector = `0x${functionSelector(signature).toString(16).padStart(8, '0')}`;
-        print({ rpcUrl: '', account: 0, ...(o.json ? { json: true } : {}) }, { signature, selector }, [
-          `${selector} ${signature}`,
-        ]);
+        print(o.json, { signature, selector }, [`${selector} ${signature}`]);
       }),
     );
 

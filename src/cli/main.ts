@@ -6,9 +6,10 @@ import { ConfigError, loadConfig } from '../config/load.js';
 import { envOf, flagOf, SETTINGS, type SettingKey } from '../config/settings.js';
 import { NODE_VERSION } from '../core/version.js';
 import { createLogger } from '../node/logger.js';
+import { addChainCommands } from './chain.js';
 import { addContractCommand } from './contract.js';
 import { addL1Command } from './l1.js';
-import { type RunningNode, serve } from './serve.js';
+import type { RunningNode } from './serve.js';
 import { addTxCommand } from './tx.js';
 
 function defaultText(key: SettingKey): string {
@@ -102,6 +103,8 @@ async function start(opts: Record<string, unknown>): Promise<void> {
   });
 
   try {
+    // The node's code loads here, only for `start`: the other commands stay quick to answer.
+    const { serve } = await import('./serve.js');
     running = await serve(config, logger);
   } catch (err) {
     logger.fatal({ err }, `cannot start: ${(err as Error).message}`);
@@ -126,6 +129,7 @@ addSettingOptions(startCmd);
 startCmd.action((opts: Record<string, unknown>) => start(opts));
 addTxCommand(program);
 addContractCommand(program);
+addChainCommands(program);
 addL1Command(program);
 
 await program.parseAsync(process.argv);

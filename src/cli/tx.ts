@@ -9,12 +9,14 @@ import {
   type PreparedTxSpec,
   type PublicCallSpec,
   prepareTx,
-  RpcError,
   randomFr,
+  waitForReceipt,
 } from '../client/index.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { devAccounts } from '../execution/dev-accounts.js';
 import { field, gasLimit } from './args.js';
+import { receiptLine } from './chain.js';
+import { nodeAction, rpcUrlOption } from './node-command.js';
 
 function count(text: string): number {
   const n = Number(text);
@@ -73,6 +75,7 @@ interface TxOptions {
   gasLimit?: { l2Gas: number; daGas: number };
   updateClass?: { address: Fr; newClassId: Fr }[];
   send?: boolean;
+  wait?: boolean;
 }
 
 async function run(opts: TxOptions): Promise<void> {
@@ -125,6 +128,10 @@ async function run(opts: TxOptions): Promise<void> {
   }
   await client.call('svc_sendTx', [wire]);
   process.stdout.write(`${hash}\n`);
+  if (!opts.wait) return;
+  const receipt = await waitForReceipt(client, hash);
+  process.stdout.write(`${receiptLine(receipt)}\n`);
+  if (receipt.status === 'dropped' || receipt.executionResult === 'reverted') process.exitCode = 1;
 }
 
 export function addTxCommand(program: Command): void {
@@ -133,7 +140,7 @@ export function addTxCommand(program: Command): void {
     .description(
       "Build a valid tx for a running node's chain (anchor block, chain id, fees) and print or send it",
     )
-    .option('--rpc-url <url>', 'Public JSON-RPC URL of the node', 'http://127.0.0.1:8080')
+    .addOption(rpcUrlOption())
     .option('--account <index>', 'Dev account paying the fee', (t) => count(t), 0)
     .option('--fee-payer <address>', 'Fee payer address (instead of a dev account)', field)
     .option('--note-hashes <count>', 'Random note hashes to emit', count, 0)
@@ -170,19 +177,10 @@ export function addTxCommand(program: Command): void {
       update,
     )
     .option('--send', 'Send the tx and print its hash (default: print the tx JSON)')
-    .action(async (opts: TxOptions) => {
-      try {
-        await run(opts);
-      } catch (err) {
-        if (err instanceof RpcError) {
-          const reasons = (err.data as { reasons?: string[] } | undefined)?.reasons;
-          process.stderr.write(
-            `cairn tx: ${err.message}${reasons ? `\n  - ${reasons.join('\n  - ')}` : ''}\n`,
-          );
-        } else {
-          process.stderr.write(`cairn tx: ${(err as Error).message}\n`);
-        }
-        process.exit(1);
-      }
-    });
+    .option('--wait', 'With --send: wait until the tx is in a block and print its receipt')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cairn tx --account 0 --note-hashes 2 --nullifiers 1 --send --wait\n  cairn tx --call 0x…token:balance_of_public((Field)):0x…alice',
+    )
+    .action(nodeAction('tx', (opts: TxOptions) => run(opts)));
 }

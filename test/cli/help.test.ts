@@ -15,19 +15,28 @@ function commandsIn(helpText: string): string[] {
 }
 
 describe('cairn help', () => {
-  test('every command and subcommand answers --help, -h and help <command>', { timeout: 180_000 }, async () => {
+  test('every command and subcommand answers --help, -h and help <command>', {
+    timeout: 180_000,
+  }, async () => {
     const top = await runCairn(['--help']);
     assert.equal(top.code, 0, top.stderr);
     const seen: string[] = [];
     const visit = async (path: string[]): Promise<void> => {
-      for (const form of [[...path, '--help'], [...path, '-h']]) {
+      for (const form of [
+        [...path, '--help'],
+        [...path, '-h'],
+      ]) {
         const r = await runCairn(form);
         assert.equal(r.code, 0, `cairn ${form.join(' ')}: ${r.stderr}`);
         assert.match(r.stdout, new RegExp(`^Usage: cairn ${path.join(' ')}`), form.join(' '));
       }
       const parent = path.slice(0, -1);
       const viaHelp = await runCairn([...parent, 'help', path.at(-1)!]);
-      assert.equal(viaHelp.code, 0, `cairn ${[...parent, 'help', ...path.slice(-1)].join(' ')}: ${viaHelp.stderr}`);
+      assert.equal(
+        viaHelp.code,
+        0,
+        `cairn ${[...parent, 'help', ...path.slice(-1)].join(' ')}: ${viaHelp.stderr}`,
+      );
       seen.push(path.join(' '));
       const help = await runCairn([...path, '--help']);
       for (const sub of commandsIn(help.stdout)) await visit([...path, sub]);

@@ -1,0 +1,166 @@
+// First-task commands against a running node: `cairn status`, `cairn block [n]`,
+// `cairn receipt <hash> [--wait]` and `cairn balance <who>` (Fee Juice).
+//   cairn status
+//   cairn balance account:0
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { type Receipt, waitForReceipt } from '../client/contracts.js';
+import { NodeClient } from '../client/node-client.js';
+import { PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
+import { type Fr, toHex32 } from '../core/field.js';
+import { devAccounts } from '../execution/dev-accounts.js';
+import { FEE_JUICE_BALANCES_SLOT } from '../execution/protocol-contracts.js';
+import { mapStorageSlot } from '../execution/public-storage.js';
+import { blockNumber } from './args.js';
+import { addressArg, nodeAction, print, withNodeOptions } from './node-command.js';
+
+interface Options {
+  rpcUrl: string;
+  json?: boolean;
+}
+
+/** Fee Juice has 18 decimals. */
+const FEE_JUICE_UNIT = 10n ** 18n;
+
+/** An amount in whole Fee Juice: `1,000,000 FJ`, `0.5 FJ`. */
+export function formatFeeJuice(amount: bigint): string {
+  const whole = amount / FEE_JUICE_UNIT;
+  const fraction = (amount % FEE_JUICE_UNIT).toString().padStart(18, '0').replace(/0+$/, '');
+  return `${whole.toLocaleString('en-US')}${fraction ? `.${fraction}` : ''} FJ`;
+}
+
+/**
+ * A receipt in one line: `status     success in block 5 (proposed), fee 123`, or reverted with the
+ * reason (`reason` words it better when the caller can decode the revert data), pending or dropped.
+ */
+export function receiptLine(r: Receipt, reason?: string): string {
+  if (r.status === 'pending') return 'status     pending (in the mempool, not yet in a block)';
+  if (r.status === 'dropped') return `status     dropped: ${r.error}`;
+  const where = `block ${r.blockNumber} (${r.status}), fee ${r.transactionFee}`;
+  if (r.executionResult === 'success') return `status     success in ${where}`;
+  return `status     reverted in ${where}: ${reason ?? r.error}`;
+}
+
+/** An address, or a dev account by index (`3`) or as `account:3`. */
+function who(text: string): Fr {
+  if (/^\d$/.test(text)) return devAccounts(10)[Number(text)]!.address;
+  try {
+    return addressArg(text);
+  } catch {
+    throw new InvalidArgumentError(`expected an address, account:N or a dev account index 0..9, got ${text}`);
+  }
+}
+
+async function balance(address: Fr, o: Options): Promise<void> {
+  const slot = mapStorageSlot(FEE_JUICE_BALANCES_SLOT, address);
+  const value = BigInt(
+    await new NodeClient(o.rpcUrl).call<string>('svc_getPublicStorageAt', [
+      'latest',
+      toHex32(PROTOCOL_CONTRACT_ADDRESSES.feeJuice),
+      toHex32(slot),
+    ]),
+  );
+  print(o.json, { address: toHex32(address), feeJuice: value.toString() }, [
+    `${formatFeeJuice(value)} (${value} base units) at ${toHex32(address)}`,
+  ]);
+}
+
+async function receipt(hash: string, o: Options & { wait?: boolean }): Promise<void> {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(hash))
+    throw new Error(`expected a tx hash (0x and 64 hex digits), got ${hash}`);
+  const client = new NodeClient(o.rpcUrl);
+  const r = o.wait
+    ? await waitForReceipt(client, hash)
+    : await client.call<Receipt>('svc_getTxReceipt', [hash]);
+  print(o.json, r, [`tx         ${r.txHash}`, receiptLine(r)]);
+}
+
+interface BlockJson {
+  header: { globalVariables: { blockNumber: number; slotNumber: number; timestamp: string } };
+  body: { txEffects: { txHash: string; revertCode: number; transactionFee: string }[] };
+  checkpointNumber: number;
+}
+
+async function block(which: number | undefined, o: Options): Promise<void> {
+  const client = new NodeClient(o.rpcUrl);
+  const number = which ?? (await client.call<number>('svc_getBlockNumber'));
+  const [b, hash] = await Promise.all([
+    client.call<BlockJson | null>('node_getBlock', [number]),
+    client.call<{ hash: string } | null>('svc_getBlock', [number]).then((x) => x?.hash),
+  ]);
+  if (b === null)
+    throw new Error(`there is no block ${number} (the latest is ${await client.call('svc_getBlockNumber')})`);
+  const g = b.header.globalVariables;
+  const time = new Date(Number(g.timestamp) * 1000).toISOString();
+  print(o.json, { hash, ...b }, [
+    `block      ${g.blockNumber} ${hash}`,
+    `slot       ${g.slotNumber}, checkpoint ${b.checkpointNumber}`,
+    `time       ${time} (${g.timestamp})`,
+    `txs        ${b.body.txEffects.length}`,
+    ...b.body.txEffects.map(
+      (t) => `  ${t.txHash} ${t.revertCode === 0 ? 'success' : 'reverted'}, fee ${BigInt(t.transactionFee)}`,
+    ),
+  ]);
+}
+
+interface Tip {
+  number: number;
+  hash: string;
+}
+
+async function status(o: Options): Promise<void> {
+  const client = new NodeClient(o.rpcUrl);
+  const [info, tips, sync, pending, ready] = await Promise.all([
+    client.call<{ nodeVersion: string; l1ChainId: number; rollupVersion: number }>('svc_getNodeInfo'),
+    client.call<{
+      proposed: Tip;
+      checkpointed: { block: Tip };
+      proven: { block: Tip };
+      finalized: { block: Tip };
+    }>('svc_getChainTips'),
+    client.call<{ syncState?: string; treesAreSynched?: boolean }>('svc_getWorldStateSyncStatus'),
+    client.call<number>('svc_getPendingTxCount'),
+    client.call<boolean>('svc_isReady'),
+  ]);
+  print(o.json, { url: o.rpcUrl, ready, ...info, tips, sync, pendingTxs: pending }, [
+    `node       cairn ${info.nodeVersion} at ${o.rpcUrl} (${ready ? 'ready' : 'not ready'})`,
+    `chain      L1 chain id ${info.l1ChainId}, rollup version ${info.rollupVersion}`,
+    `blocks     proposed ${tips.proposed.number}, checkpointed ${tips.checkpointed.block.number}, proven ${tips.proven.block.number}, finalized ${tips.finalized.block.number}`,
+    `sync       ${sync.syncState ?? 'unknown'}`,
+    `mempool    ${pending} pending tx(s)`,
+  ]);
+}
+
+export function addChainCommands(program: Command): void {
+  withNodeOptions(program.command('status').description("A running node's chain, tips, sync and mempool"))
+    .addHelpText('after', '\nExample:\n  cairn status --rpc-url http://127.0.0.1:8080')
+    .action(nodeAction('status', (o: Options) => status(o)));
+
+  withNodeOptions(
+    program
+      .command('block')
+      .description('A block: number, hash, slot, time and its txs (default: the latest)')
+      .argument('[number]', 'Block number', blockNumber),
+  )
+    .addHelpText('after', '\nExamples:\n  cairn block\n  cairn block 12 --json')
+    .action(nodeAction('block', (n: number | undefined, o: Options) => block(n, o)));
+
+  withNodeOptions(
+    program
+      .command('receipt')
+      .description("A tx's receipt: pending, in a block (with its result and fee) or dropped")
+      .argument('<hash>', 'Tx hash')
+      .option('--wait', 'Wait until the tx is in a block (or dropped)'),
+  )
+    .addHelpText('after', '\nExample:\n  cairn receipt 0x1f…c3 --wait')
+    .action(nodeAction('receipt', (h: string, o: Options & { wait?: boolean }) => receipt(h, o)));
+
+  withNodeOptions(
+    program
+      .command('balance')
+      .description('Fee Juice balance of an address, or of a dev account (0..9 or account:N)')
+      .argument('<who>', 'Address, account:N or dev account index', who),
+  )
+    .addHelpText('after', '\nExamples:\n  cairn balance 0\n  cairn balance 0x07ac…de54')
+    .action(nodeAction('balance', (a: Fr, o: Options) => balance(a, o)));
+}

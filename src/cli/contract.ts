@@ -16,7 +16,6 @@ import {
   loadArtifact,
   NodeClient,
   publicCall,
-  type Receipt,
   randomFr,
   sendTx,
   simulateCall,

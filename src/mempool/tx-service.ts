@@ -213,6 +213,7 @@ export class TxService {
   }
 
   private gossip: TxGossip | undefined;
+  private readonly acceptedListeners: ((hash: Fr) => void)[] = [];
 
   /** Connects the P2P network: txs accepted from clients are announced to peers. */
   setGossip(gossip: TxGossip): void {
@@ -238,7 +239,13 @@ export class TxService {
   async sendTx(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {
     const hash = await this.admitValid(tx, claimedHash);
     this.gossip?.announce(tx, hash);
+    for (const listener of this.acceptedListeners) listener(hash);
     return hash;
+  }
+
+  /** Calls `listener` for every tx a client sends that the pool takes (the instant clock's cue). */
+  onAccepted(listener: (hash: Fr) => void): void {
+    this.acceptedListeners.push(listener);
   }
 
   private async admitValid(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {

@@ -36,7 +36,7 @@ export class DevOperations {
     this.anvil = createTestClient({ mode: 'anvil', transport: http(o.l1RpcUrl) });
   }
 
-  get clockMode(): 'realtime' | 'manual' {
+  get clockMode(): Clock['mode'] {
     return this.o.clock.mode;
   }
 
@@ -58,7 +58,7 @@ export class DevOperations {
   }
 
   private async messageOf(l1TxHash: `0x${string}`): Promise<MessageSentEvent> {
-    if (this.o.clock.mode === 'manual') await this.mine(1);
+    if (this.o.clock.mode !== 'realtime') await this.mine(1);
     const receipt = await this.o.rollup.waitFor(l1TxHash);
     if (receipt.status !== 'success') throw refused(`the L1 transaction ${l1TxHash} reverted`);
     return messageSentIn(receipt);
@@ -88,6 +88,12 @@ export class DevOperations {
     await this.anvil.setNextBlockTimestamp({ timestamp: slotStart(slot, constants) });
     const mined = await this.mine(2);
     return { ...mined, slot };
+  }
+
+  /** Moves L1 time to the next slot (the instant clock's step). */
+  async advanceToNextSlot(): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {
+    const now = (await this.o.rollup.latestL1Block()).timestamp;
+    return this.advanceToSlot(slotAt(now, this.o.constants) + 1);
   }
 
   async advanceToNextEpoch(): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {

@@ -50,6 +50,7 @@ import { type DataDir, openDataDir } from './data-dir.js';
 import { DevOperations } from './dev.js';
 import { FunctionSignatureBook } from './function-signatures.js';
 import type { NodeApi, NodeQueries } from './node-api.js';
+import { InstantBlocks } from './instant-blocks.js';
 import { loadAvmProtocolContracts } from './protocol-artifacts.js';
 import { SNAPSHOT_DATABASES, SnapshotUploader, verifyRestoredSnapshot } from './snapshots.js';
 import { allowedPublicSetup, type Clock, Lifecycle, type NodeState, NodeStatus } from './status.js';
@@ -270,7 +271,7 @@ export class CairnNode implements NodeApi {
       // With the manual clock the chain moves only on request: start from a synced state. With
       // the realtime clock the first pass runs at once in the background, so a node with a long
       // history to sync from L1 answers requests (and shows its progress) meanwhile.
-      if (config.clock === 'manual') await driver.pass();
+      if (config.clock !== 'realtime') await driver.pass();
 
       // Operations, queries and what the node says about itself.
       const admin = new NodeAdmin({
@@ -337,6 +338,12 @@ export class CairnNode implements NodeApi {
             rollupVersion: config.rollupVersion,
             logger,
           });
+      if (config.clock === 'instant') {
+        if (dev === undefined)
+          throw new Error('--clock instant needs the embedded L1: it moves L1 time itself (no --l1-rpc-url)');
+        const instant = new InstantBlocks({ dev, clock, pending: () => txs.pendingCount, logger });
+        txs.onAccepted(() => instant.txArrived());
+      }
       const node = new CairnNode({
         logger,
         dataDir,

@@ -44,7 +44,7 @@ export class Lifecycle {
 
 /** How L1 time moves: realtime (anvil mines on an interval) or manual (only the dev methods mine). */
 export interface Clock {
-  mode: 'realtime' | 'manual';
+  mode: 'realtime' | 'manual' | 'instant';
 }
 
 /** The protocol's setup allow-list plus the configured extension. */

@@ -88,3 +88,35 @@ describe('cairn status, block, balance, receipt, tx --wait', () => {
     }
   });
 });
+
+describe('cairn start --clock instant', () => {
+  let node: CairnProcess;
+  before(async () => {
+    node = await startCairn(['--clock', 'instant']);
+  });
+  after(async () => {
+    await node?.stop();
+  });
+
+  test('a tx is in a block as soon as it is sent, with no L1 time moved by hand', async () => {
+    const env = { CAIRN_RPC_URL: node.publicUrl };
+    for (const expected of [1, 2]) {
+      const sent = await runCairn(['tx', '--nullifiers', '1', '--send', '--wait'], env, 60_000);
+      assert.equal(sent.code, 0, sent.stderr);
+      assert.match(sent.stdout, new RegExp(`\\nstatus {5}success in block ${expected} `));
+    }
+    // Txs sent together share the next block(s); none is left pending.
+    const burst = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        runCairn(['tx', '--account', String(i), '--note-hashes', '1', '--send', '--wait'], env, 60_000),
+      ),
+    );
+    for (const r of burst) assert.match(r.stdout, /\nstatus {5}success in block \d+ /, r.stderr);
+    const status = JSON.parse((await runCairn(['status', '--json'], env)).stdout);
+    assert.equal(status.pendingTxs, 0);
+    assert.ok(
+      status.tips.proposed.number >= 3 && status.tips.proposed.number <= 6,
+      `${status.tips.proposed.number} blocks`,
+    );
+  });
+});

@@ -180,7 +180,7 @@ export const SETTINGS = {
     z.enum(['realtime', 'manual', 'instant']),
     'string',
     'realtime',
-    'realtime: the embedded L1 mines a block every l1BlockTime seconds; manual: it mines only through the svcDev_ methods; instant: a block is built as soon as a tx arrives (like anvil\'s automine: L1 moves to the next slot at once)',
+    "realtime: the embedded L1 mines a block every l1BlockTime seconds; manual: it mines only through the svcDev_ methods; instant: a block is built as soon as a tx arrives (like anvil's automine: L1 moves to the next slot at once)",
   ),
   l1BlockTime: setting(
     z.number().int().min(1).max(60),

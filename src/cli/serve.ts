@@ -46,6 +46,7 @@ export async function serve(config: Config, logger: Logger): Promise<RunningNode
       maxBatchSize: config.rpcMaxBatchSize,
       maxResponseBytes: config.rpcMaxResponseBytes,
       openRpcInfo: info(port),
+      stats: node.metrics.rpc[port],
       ...(port === 'public' && config.rpcRateLimit > 0
         ? { rateLimiter: new TokenBucketLimiter(config.rpcRateLimit) }
         : {}),
@@ -70,6 +71,7 @@ export async function serve(config: Config, logger: Logger): Promise<RunningNode
         host: config.adminHost,
         port: config.adminPort,
         dispatcher: dispatcher('admin'),
+        metrics: node.metrics,
         ...(config.adminApiKey === undefined ? {} : { apiKey: config.adminApiKey }),
       }),
     );

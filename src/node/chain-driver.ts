@@ -62,6 +62,8 @@ export class ChainDriver {
       monitor?: { afterPass(now: bigint): Promise<void> } | undefined;
       /** Requests for a pass soon, e.g. when a checkpoint proposal arrives. */
       requests?: PassRequests | undefined;
+      /** Told what each pass did (the metrics count it). */
+      onPass?: ((report: PassReport) => void) | undefined;
       logger: Logger;
     },
   ) {
@@ -109,7 +111,11 @@ export class ChainDriver {
 
   /** Runs one pass after any pass already running. */
   pass(): Promise<PassReport> {
-    const next = this.queue.then(() => this.runPass());
+    const next = this.queue.then(async () => {
+      const report = await this.runPass();
+      this.o.onPass?.(report);
+      return report;
+    });
     this.queue = next.catch(() => undefined);
     return next;
   }

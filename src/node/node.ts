@@ -50,6 +50,7 @@ import { type DataDir, openDataDir } from './data-dir.js';
 import { DevOperations } from './dev.js';
 import { FunctionSignatureBook } from './function-signatures.js';
 import { InstantBlocks } from './instant-blocks.js';
+import { NodeMetrics } from './metrics.js';
 import type { NodeApi, NodeQueries } from './node-api.js';
 import { loadAvmProtocolContracts } from './protocol-artifacts.js';
 import { SNAPSHOT_DATABASES, SnapshotUploader, verifyRestoredSnapshot } from './snapshots.js';
@@ -77,6 +78,7 @@ interface NodeParts {
   admin: NodeAdmin;
   snapshots: SnapshotUploader;
   dev: DevOperations | undefined;
+  metrics: NodeMetrics;
 }
 
 export class CairnNode implements NodeApi {
@@ -87,8 +89,10 @@ export class CairnNode implements NodeApi {
   readonly admin: NodeAdmin;
   readonly snapshots: SnapshotUploader;
   readonly dev: DevOperations | undefined;
+  readonly metrics: NodeMetrics;
 
   private constructor(private readonly parts: NodeParts) {
+    this.metrics = parts.metrics;
     this.queries = parts.queries;
     this.txs = parts.txs;
     this.info = parts.info;
@@ -252,6 +256,24 @@ export class CairnNode implements NodeApi {
         logger.warn('no prover key (proverPrivateKey): this node does not prove epochs');
 
       // The chain pass that runs them all.
+      const metrics = new NodeMetrics({
+        tips: () => {
+          const t = chain.getTips();
+          return {
+            proposed: { block: t.proposed.number },
+            checkpointed: {
+              block: t.checkpointed.block.number,
+              checkpoint: t.checkpointed.checkpoint.number,
+            },
+            proven: { block: t.proven.block.number, checkpoint: t.proven.checkpoint.number },
+            finalized: { block: t.finalized.block.number, checkpoint: t.finalized.checkpoint.number },
+          };
+        },
+        l1Head: async () => (await rollup.latestL1Block()).number,
+        l1Synced: () => archiver.syncProgress.l1Block,
+        mempool: () => ({ txs: txs.pendingCount, bytes: txs.pool.pendingBytes }),
+      });
+      worldState.onCommitted = (ms) => metrics.observeCommit(ms);
       const driver = new ChainDriver({
         rollup,
         archiver,
@@ -264,6 +286,7 @@ export class CairnNode implements NodeApi {
         attester: consensus.client,
         monitor: consensus.monitor,
         requests: passRequests,
+        onPass: (report) => metrics.observePass(report),
         logger: root.child({ component: 'chain' }),
       });
       // A crash between the archiver's and the world state's commits leaves them apart.
@@ -359,6 +382,7 @@ export class CairnNode implements NodeApi {
         admin,
         snapshots,
         dev,
+        metrics,
       });
       if (config.clock === 'realtime') driver.start();
       // The protocol's own setup functions are named like any registered signature.

@@ -3,6 +3,7 @@
 // codes of docs/rpc.md. Returns the serialized response so size limits can be applied.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { CallStats } from './call-stats.js';
 import { errorObjectOf, RpcCode, type RpcErrorObject } from './errors.js';
 import { buildOpenRpcDocument, type OpenRpcInfo } from './openrpc.js';
 import {
@@ -28,6 +29,8 @@ export interface DispatcherOptions {
   maxResponseBytes: number;
   openRpcInfo: OpenRpcInfo;
   rateLimiter?: RateLimiter;
+  /** Counts and times every call per method (the admin port's /metrics reads them). */
+  stats?: CallStats;
 }
 
 export type DispatchOutcome = { status: 200; body: string } | { status: 204 };
@@ -151,7 +154,9 @@ export class Dispatcher {
       });
     }
 
-    if (!this.opts.logger.isLevelEnabled('debug')) {
+    const { stats } = this.opts;
+    const debug = this.opts.logger.isLevelEnabled('debug');
+    if (!debug && stats === undefined) {
       const response = this.run(methodName, req.params, id);
       if (!isNotification) return response;
       return response instanceof Promise ? response.then(() => undefined) : undefined;
@@ -159,10 +164,14 @@ export class Dispatcher {
     const started = performance.now();
     const finish = (response: Response): Response | undefined => {
       const ms = performance.now() - started;
-      this.opts.logger.debug(
-        { method: methodName, id, ms: Number(ms.toFixed(2)), code: response.error?.code },
-        'rpc call',
-      );
+      // Unknown names are counted together: a client must not be able to grow the metrics.
+      const known = this.opts.registry.get(methodName) !== undefined;
+      stats?.record(known ? methodName : '(unknown)', ms, response.error !== undefined);
+      if (debug)
+        this.opts.logger.debug(
+          { method: methodName, id, ms: Number(ms.toFixed(2)), code: response.error?.code },
+          'rpc call',
+        );
       return isNotification ? undefined : response;
     };
     const response = this.run(methodName, req.params, id);

@@ -1,4 +1,5 @@
-// HTTP listeners for JSON-RPC (docs/rpc.md): POST / with application/json, GET /status,
+// HTTP listeners for JSON-RPC (docs/rpc.md): POST / with application/json, GET /status, GET
+// /metrics (admin port),
 // 405 for other methods on /, 415 for other content types, 413 over the body limit,
 // 401 on the admin port without the right API key, CORS on the public port only,
 // gzip for larger responses when the client accepts it.
@@ -44,6 +45,8 @@ export interface ListenerOptions {
   headers?: Record<string, string>;
   /** Health for GET /status: `ok` false answers HTTP 503. */
   status: () => { ok: boolean } & Record<string, unknown>;
+  /** Admin port: Prometheus metrics for GET /metrics (behind the API key, like the methods). */
+  metrics?: { text(): Promise<string>; contentType: string };
 }
 
 export interface Listener {
@@ -181,6 +184,16 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
     if (outcome.status === 204) return reply.code(204).send();
     return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(outcome.body);
   });
+
+  const metrics = opts.metrics;
+  if (metrics !== undefined) {
+    app.get('/metrics', async (_req, reply) =>
+      reply
+        .code(200)
+        .header('content-type', metrics.contentType)
+        .send(await metrics.text()),
+    );
+  }
 
   app.get('/status', async (_req, reply) => {
     const status = opts.status();

@@ -169,6 +169,9 @@ export class WorldState implements CommittedReader {
     return new View(this, blockNumber, this.snapshotsAt(blockNumber), false);
   }
 
+  /** Told how long each block's commit took, in milliseconds (the metrics record it). */
+  onCommitted: ((ms: number) => void) | undefined;
+
   /** A mutable overlay on the latest block, to build the next block or simulate. */
   fork(): WorldStateFork {
     const view = new View(this, this.latest, this.snapshotsAt(this.latest), true);
@@ -189,8 +192,10 @@ export class WorldState implements CommittedReader {
           `fork of block ${fork.baseBlock} is stale: the world state moved on (latest is ${this.latest})`,
         );
       }
+      const started = performance.now();
       await this.writeBlockInParts(fork, pause);
       this.forkGeneration.delete(fork);
+      this.onCommitted?.(performance.now() - started);
       return this.latest;
     });
   }

@@ -90,26 +90,24 @@ export class NodeMetrics {
         for (const [method, s] of stats.entries()) fn(port, method, s);
     };
     this.eachCall = each;
-    new Counter({
-      name: `${PREFIX}rpc_requests_total`,
-      help: 'JSON-RPC calls answered, per port and method',
-      labelNames: ['port', 'method'],
-      registers,
-      collect() {
-        this.reset();
-        each((port, method, s) => this.inc({ port, method }, s.calls));
-      },
-    });
-    new Counter({
-      name: `${PREFIX}rpc_errors_total`,
-      help: 'JSON-RPC calls answered with an error, per port and method',
-      labelNames: ['port', 'method'],
-      registers,
-      collect() {
-        this.reset();
-        each((port, method, s) => this.inc({ port, method }, s.errors));
-      },
-    });
+    // Counters of the dispatchers' figures, set to them when scraped.
+    const rpcCounter = (name: string, help: string, value: (s: MethodStats) => number) =>
+      new Counter({
+        name: `${PREFIX}${name}`,
+        help,
+        labelNames: ['port', 'method'],
+        registers,
+        collect() {
+          this.reset();
+          each((port, method, s) => this.inc({ port, method }, value(s)));
+        },
+      });
+    rpcCounter('rpc_requests_total', 'JSON-RPC calls answered, per port and method', (s) => s.calls);
+    rpcCounter(
+      'rpc_errors_total',
+      'JSON-RPC calls answered with an error, per port and method',
+      (s) => s.errors,
+    );
     this.passes = new Counter({
       name: `${PREFIX}sequencer_outcomes_total`,
       help: 'What the sequencer did in each chain pass (published, no-txs, not-proposer, too-late, …)',

@@ -86,7 +86,7 @@ export const SETTINGS = {
   adminApiKey: optionalSetting(
     z.string().min(16, 'must be at least 16 characters'),
     'string',
-    'API key for the admin port, sent as x-api-key or Authorization: Bearer',
+    'API key for the admin port, sent as x-api-key or Authorization: Bearer; at least 16 characters',
   ),
   dataDir: setting(nonEmpty, 'string', join(homedir(), '.cairn'), 'Directory holding the node databases', {
     defaultLabel: '~/.cairn',

@@ -59,3 +59,12 @@ describe('docs name only what the repository holds', () => {
     assert.deepEqual(relativeLinks('[a](docs/rpc.md#errors) [b](https://x.org) [c](#top)'), ['docs/rpc.md']);
   });
 });
+
+describe('docs carry no pasted tool noise', () => {
+  test('no npm warning lines (they broke a table in docs/configuration.md)', () => {
+    for (const doc of docs) {
+      const text = readFileSync(join(root, doc), 'utf8');
+      assert.doesNotMatch(text, /^npm (warn|WARN|ERR!)/m, doc);
+    }
+  });
+});

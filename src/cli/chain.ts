@@ -29,6 +29,10 @@ export function formatFeeJuice(amount: bigint): string {
   return `${whole.toLocaleString('en-US')}${fraction ? `.${fraction}` : ''} FJ`;
 }
 
+/** Whether a receipt says the tx failed: dropped, or reverted in its block (exit code 1). */
+export const receiptFailed = (r: Receipt): boolean =>
+  r.status === 'dropped' || r.executionResult === 'reverted';
+
 /**
  * A receipt in one line: `status     success in block 5 (proposed), fee 123`, or reverted with the
  * reason (`reason` words it better when the caller can decode the revert data), pending or dropped.

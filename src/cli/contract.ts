@@ -27,7 +27,7 @@ import { abiValueToJson } from '../core/abi.js';
 import type { ContractArtifact } from '../core/artifact.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { blockNumber, field, gasLimit } from './args.js';
-import { receiptLine } from './chain.js';
+import { receiptFailed, receiptLine } from './chain.js';
 import { accountIndex, addressArg, devAddress, nodeAction, print, rpcUrlOption } from './node-command.js';
 
 interface CommonOptions {
@@ -107,7 +107,7 @@ async function finish(
     ...lines,
     receiptLine(receipt, reason),
   ]);
-  if (receipt.status === 'dropped' || receipt.executionResult === 'reverted') process.exitCode = 1;
+  if (receiptFailed(receipt)) process.exitCode = 1;
 }
 
 async function deploy(

@@ -15,7 +15,7 @@ import {
 import { type Fr, toHex32 } from '../core/field.js';
 import { devAccounts } from '../execution/dev-accounts.js';
 import { field, gasLimit } from './args.js';
-import { receiptLine } from './chain.js';
+import { receiptFailed, receiptLine } from './chain.js';
 import { nodeAction, rpcUrlOption } from './node-command.js';
 
 function count(text: string): number {
@@ -131,7 +131,7 @@ async function run(opts: TxOptions): Promise<void> {
   if (!opts.wait) return;
   const receipt = await waitForReceipt(client, hash);
   process.stdout.write(`${receiptLine(receipt)}\n`);
-  if (receipt.status === 'dropped' || receipt.executionResult === 'reverted') process.exitCode = 1;
+  if (receiptFailed(receipt)) process.exitCode = 1;
 }
 
 export function addTxCommand(program: Command): void {

@@ -36,16 +36,13 @@ export class InstantBlocks {
 
   private async buildWhileWanted(): Promise<void> {
     try {
-      let pendingBefore = Number.POSITIVE_INFINITY;
       for (;;) {
         this.again = false;
         const pending = this.o.pending();
         await this.o.dev.advanceToNextSlot();
         const left = this.o.pending();
         // Another slot while new txs came, or while a full block left txs behind (and took some).
-        const progress = left < pending || left < pendingBefore;
-        pendingBefore = left;
-        if (this.o.clock.mode !== 'instant' || !(this.again || (left > 0 && progress))) break;
+        if (this.o.clock.mode !== 'instant' || !(this.again || (left > 0 && left < pending))) break;
       }
     } catch (err) {
       this.o.logger.warn(`instant clock: building a block failed: ${errorSummary(err)}`);

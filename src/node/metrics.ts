@@ -30,7 +30,6 @@ export class NodeMetrics {
   private readonly passes: Counter<'outcome'>;
   private readonly proofs: Counter;
   private readonly commitSeconds: Histogram;
-  private readonly eachCall: (fn: (port: string, method: string, s: MethodStats) => void) => void;
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -85,11 +84,7 @@ export class NodeMetrics {
         this.set(sources.mempool().bytes);
       },
     });
-    const each = (fn: (port: string, method: string, s: MethodStats) => void) => {
-      for (const [port, stats] of Object.entries(this.rpc))
-        for (const [method, s] of stats.entries()) fn(port, method, s);
-    };
-    this.eachCall = each;
+    const each = this.eachCall.bind(this);
     // Counters of the dispatchers' figures, set to them when scraped.
     const rpcCounter = (name: string, help: string, value: (s: MethodStats) => number) =>
       new Counter({
@@ -125,6 +120,12 @@ export class NodeMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
+  }
+
+  /** Calls `fn` with every method's figures, per port. */
+  private eachCall(fn: (port: string, method: string, s: MethodStats) => void): void {
+    for (const [port, stats] of Object.entries(this.rpc))
+      for (const [method, s] of stats.entries()) fn(port, method, s);
   }
 
   /** Counts what a chain pass did. */

@@ -164,9 +164,10 @@ export class Dispatcher {
     const started = performance.now();
     const finish = (response: Response): Response | undefined => {
       const ms = performance.now() - started;
-      // Unknown names are counted together: a client must not be able to grow the metrics.
-      const known = this.opts.registry.get(methodName) !== undefined;
-      stats?.record(known ? methodName : '(unknown)', ms, response.error !== undefined);
+      // Names not served here are counted together: a client must not be able to grow the
+      // metrics. (run() already looked the name up; its answer says whether it was found.)
+      const served = response.error?.code !== RpcCode.MethodNotFound;
+      stats?.record(served ? methodName : '(unknown)', ms, response.error !== undefined);
       if (debug)
         this.opts.logger.debug(
           { method: methodName, id, ms: Number(ms.toFixed(2)), code: response.error?.code },

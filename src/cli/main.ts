@@ -1,35 +1,20 @@
 #!/usr/bin/env node
 // The `cairn` command.
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config/load.js';
-import { envOf, flagOf, SETTINGS, type SettingKey } from '../config/settings.js';
 import { NODE_VERSION } from '../core/version.js';
 import { createLogger } from '../node/logger.js';
 import { addChainCommands } from './chain.js';
 import { addContractCommand } from './contract.js';
 import { addL1Command } from './l1.js';
 import type { RunningNode } from './serve.js';
+import { addStartOptions } from './start-help.js';
 import { addTxCommand } from './tx.js';
 
-function defaultText(key: SettingKey): string {
-  const spec = SETTINGS[key];
-  if (spec.defaultLabel !== undefined) return spec.defaultLabel;
-  const value = spec.default;
-  return Array.isArray(value) ? value.join(',') : String(value);
-}
-
+/** The start command's options (one per setting, and --config) and its help, grouped by topic. */
 function addSettingOptions(cmd: Command): void {
-  for (const key of Object.keys(SETTINGS) as SettingKey[]) {
-    const spec = SETTINGS[key];
-    const flag = flagOf(key);
-    const placeholder = spec.placeholder ?? (spec.kind === 'int' ? 'number' : spec.kind);
-    const syntax = spec.kind === 'bool' ? `${flag} [bool]` : `${flag} <${placeholder}>`;
-    cmd.addOption(
-      new Option(syntax, `${spec.description} [default: ${defaultText(key)}; env ${envOf(key)}]`),
-    );
-  }
-  cmd.addOption(new Option('--config <path>', 'JSON file of settings (camelCase keys) [env CAIRN_CONFIG]'));
+  addStartOptions(cmd);
 }
 
 function writeReadyFile(path: string, running: RunningNode): void {

@@ -5,7 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { z } from 'zod';
-import { type Config, envOf, flagOf, SETTINGS, type SettingKey, type SettingKind } from './settings.js';
+import {
+  type Config,
+  envNamesOf,
+  envOf,
+  flagOf,
+  SETTINGS,
+  type SettingKey,
+  type SettingKind,
+} from './settings.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -108,7 +116,7 @@ export function loadConfig(sources: ConfigSources = {}): LoadedConfig {
   const configPath = sources.configFile ?? (env.CAIRN_CONFIG ? env.CAIRN_CONFIG : undefined);
   const file = configPath ? readConfigFile(configPath) : {};
 
-  const known = new Set(KEYS.map(envOf));
+  const known = new Set(KEYS.flatMap(envNamesOf));
   for (const name of Object.keys(env)) {
     if (name.startsWith('CAIRN_') && !known.has(name) && !OTHER_ENV.has(name)) {
       warnings.push(`unknown environment variable ${name} is ignored`);
@@ -122,13 +130,15 @@ export function loadConfig(sources: ConfigSources = {}): LoadedConfig {
     let raw: unknown;
     let origin: string;
     const flag = flags[key];
-    const envText = env[envOf(key)];
+    // A former variable name is read when the current one is unset.
+    const envName = envNamesOf(key).find((n) => env[n] !== undefined && env[n] !== '') ?? envOf(key);
+    const envText = env[envName];
     try {
       if (flag !== undefined) {
         origin = flagOf(key);
         raw = typeof flag === 'string' ? parseText(spec.kind, flag) : flag;
       } else if (envText !== undefined && envText !== '') {
-        origin = envOf(key);
+        origin = envName;
         raw = parseText(spec.kind, envText);
       } else if (key in file) {
         origin = `config file ${configPath}`;

@@ -377,7 +377,7 @@ export const SETTINGS = {
   keystorePath: optionalSetting(
     nonEmpty,
     'string',
-    'Validator keystore (JSON, see docs/operations.md); default <dataDir>/keystore.json, created with devValidators new keys if missing',
+    'Validator keystore (JSON, see docs/operations.md); default: keystore.json in the data directory, created with devValidators new keys if missing',
     { placeholder: 'path' },
   ),
   devValidators: setting(
@@ -458,5 +458,123 @@ export type Config = {
     : SettingValue<K>;
 };
 
-export const flagOf = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-export const envOf = (key: string) => `CAIRN_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+/**
+ * The words of a camelCase key; a run of capitals is one word (an acronym), so that
+ * `archiverPollingIntervalMS` gives archiver, polling, interval, ms.
+ */
+const wordsOf = (key: string) =>
+  key
+    .replace(/([a-z0-9])(?=[A-Z])|([A-Z])(?=[A-Z][a-z])/g, '$1$2 ')
+    .toLowerCase()
+    .split(' ');
+export const flagOf = (key: string) => `--${wordsOf(key).join('-')}`;
+export const envOf = (key: string) => `CAIRN_${wordsOf(key).join('_').toUpperCase()}`;
+
+/**
+ * Spellings a setting had before and that still work, hidden from --help: the flag and
+ * variable of `archiverPollingIntervalMS` split its acronym (`--archiver-polling-interval-m-s`).
+ */
+export const FORMER_NAMES: Partial<Record<SettingKey, { flag: string; env: string }>> = {
+  archiverPollingIntervalMS: {
+    flag: '--archiver-polling-interval-m-s',
+    env: 'CAIRN_ARCHIVER_POLLING_INTERVAL_M_S',
+  },
+};
+
+/** The environment variables a setting is read from: its own, then any former name. */
+export const envNamesOf = (key: SettingKey): string[] => {
+  const former = FORMER_NAMES[key]?.env;
+  return former === undefined ? [envOf(key)] : [envOf(key), former];
+};
+
+/** The topics `cairn start --help` lists the settings under, in the order shown. */
+export const SETTING_GROUPS = {
+  rpc: 'Ports & RPC',
+  node: 'Data, logging & process',
+  l1: 'L1',
+  chain: 'Chain & timing',
+  sequencer: 'Sequencer & blocks',
+  mempool: 'Mempool & txs',
+  validators: 'Validators & slashing',
+  p2p: 'P2P',
+  prover: 'Prover',
+  snapshots: 'Snapshots',
+  worldState: 'World state',
+  dev: 'Dev',
+} as const;
+export type SettingGroup = keyof typeof SETTING_GROUPS;
+
+/** Each setting's topic in --help; a new setting must be given one here. */
+export const GROUP_OF: Record<SettingKey, SettingGroup> = {
+  port: 'rpc',
+  host: 'rpc',
+  adminPort: 'rpc',
+  adminHost: 'rpc',
+  adminApiKey: 'rpc',
+  rpcMaxBatchSize: 'rpc',
+  rpcMaxBodyBytes: 'rpc',
+  rpcMaxResponseBytes: 'rpc',
+  rpcRateLimit: 'rpc',
+  rpcRequestTimeoutMs: 'rpc',
+  rpcCorsOrigins: 'rpc',
+  dataDir: 'node',
+  ephemeral: 'node',
+  logLevel: 'node',
+  logFormat: 'node',
+  readyFile: 'node',
+  shutdownTimeoutMs: 'node',
+  l1RpcUrl: 'l1',
+  l1ContractAddresses: 'l1',
+  l1ChainId: 'l1',
+  l1FinalityDepth: 'l1',
+  archiverPollingIntervalMS: 'l1',
+  archiverBatchSize: 'l1',
+  clock: 'chain',
+  l1BlockTime: 'chain',
+  slotDuration: 'chain',
+  epochDuration: 'chain',
+  proofSubmissionEpochs: 'chain',
+  manaTarget: 'chain',
+  rollupVersion: 'chain',
+  contractUpdateDelay: 'chain',
+  sequencer: 'sequencer',
+  maxBlocksPerCheckpoint: 'sequencer',
+  minTxsPerBlock: 'sequencer',
+  maxTxsPerBlock: 'sequencer',
+  coinbase: 'sequencer',
+  feeRecipient: 'sequencer',
+  attestationTimeoutMs: 'sequencer',
+  mempoolMaxTxCount: 'mempool',
+  mempoolMaxBytes: 'mempool',
+  txMaxL2Gas: 'mempool',
+  txMaxDaGas: 'mempool',
+  txPublicSetupAllowListExtend: 'mempool',
+  keystorePath: 'validators',
+  remoteValidators: 'validators',
+  targetCommitteeSize: 'validators',
+  validatorStats: 'validators',
+  validatorStatsSlotWindow: 'validators',
+  slashingRoundSize: 'validators',
+  slashingQuorumSize: 'validators',
+  slashOffenseExpirationRounds: 'validators',
+  slashMaxPayloadSize: 'validators',
+  slashInactivityTargetPercentage: 'validators',
+  slashInactivityPenalty: 'validators',
+  slashDuplicateProposalPenalty: 'validators',
+  slashDuplicateAttestationPenalty: 'validators',
+  slashInsufficientAttestationsPenalty: 'validators',
+  p2p: 'p2p',
+  p2pPort: 'p2p',
+  p2pListenHost: 'p2p',
+  p2pAnnounceHost: 'p2p',
+  p2pBootstrapNodes: 'p2p',
+  proverPrivateKey: 'prover',
+  snapshotUrl: 'snapshots',
+  s3Endpoint: 'snapshots',
+  s3Region: 'snapshots',
+  s3AccessKeyId: 'snapshots',
+  s3SecretAccessKey: 'snapshots',
+  worldStateHistoryBlocks: 'worldState',
+  devValidators: 'dev',
+  devAccounts: 'dev',
+};

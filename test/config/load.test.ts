@@ -44,6 +44,30 @@ describe('configuration', () => {
     assert.equal(envOf('adminApiKey'), 'CAIRN_ADMIN_API_KEY');
     assert.equal(flagOf('l1ChainId'), '--l1-chain-id');
     assert.equal(envOf('l1ChainId'), 'CAIRN_L1_CHAIN_ID');
+    // A run of capitals is one word.
+    assert.equal(flagOf('archiverPollingIntervalMS'), '--archiver-polling-interval-ms');
+    assert.equal(envOf('archiverPollingIntervalMS'), 'CAIRN_ARCHIVER_POLLING_INTERVAL_MS');
+    assert.equal(flagOf('txMaxL2Gas'), '--tx-max-l2-gas');
+    assert.equal(envOf('p2pBootstrapNodes'), 'CAIRN_P2P_BOOTSTRAP_NODES');
+  });
+
+  test('archiverPollingIntervalMS is read from its variable and from its former name', () => {
+    const current = loadConfig({ env: { CAIRN_ARCHIVER_POLLING_INTERVAL_MS: '250' } });
+    assert.equal(current.config.archiverPollingIntervalMS, 250);
+    assert.equal(current.origins.archiverPollingIntervalMS, 'CAIRN_ARCHIVER_POLLING_INTERVAL_MS');
+    assert.deepEqual(current.warnings, []);
+    const former = loadConfig({ env: { CAIRN_ARCHIVER_POLLING_INTERVAL_M_S: '300' } });
+    assert.equal(former.config.archiverPollingIntervalMS, 300);
+    assert.equal(former.origins.archiverPollingIntervalMS, 'CAIRN_ARCHIVER_POLLING_INTERVAL_M_S');
+    assert.deepEqual(former.warnings, [], 'the former name is not an unknown variable');
+    const both = loadConfig({
+      env: { CAIRN_ARCHIVER_POLLING_INTERVAL_MS: '250', CAIRN_ARCHIVER_POLLING_INTERVAL_M_S: '300' },
+    });
+    assert.equal(both.config.archiverPollingIntervalMS, 250, 'the current name wins');
+    assert.throws(
+      () => loadConfig({ env: { CAIRN_ARCHIVER_POLLING_INTERVAL_M_S: '10' } }),
+      /invalid setting archiverPollingIntervalMS \(from CAIRN_ARCHIVER_POLLING_INTERVAL_M_S\)/,
+    );
   });
 
   test('precedence: flag over env over config file over default', () => {

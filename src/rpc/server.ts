@@ -1,5 +1,5 @@
 // HTTP listeners for JSON-RPC (docs/rpc.md): POST / with application/json, GET /status, GET
-// /metrics (admin port),
+// /metrics (admin port), the status page at GET / (public port, src/rpc/status-page.ts),
 // 405 for other methods on /, 415 for other content types, 413 over the body limit,
 // 401 on the admin port without the right API key, CORS on the public port only,
 // gzip for larger responses when the client accepts it.
@@ -18,6 +18,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher, DispatchOutcome, MaybePromise } from './dispatch.js';
 import { RpcCode } from './errors.js';
 import type { PortKind } from './registry.js';
+import { STATUS_PAGE_HEADERS, STATUS_PAGE_HTML } from './status-page.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -203,8 +204,19 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
       .send(JSON.stringify(status));
   });
 
-  const allowed = opts.kind === 'public' ? 'POST, OPTIONS' : 'POST';
-  const others = ['GET', 'PUT', 'DELETE', 'PATCH', ...(opts.kind === 'public' ? [] : ['OPTIONS'])] as const;
+  // The public port serves its status page at GET / (and so HEAD /); the admin port answers 405.
+  if (opts.kind === 'public') {
+    app.get('/', async (_req, reply) =>
+      reply
+        .code(200)
+        .headers(STATUS_PAGE_HEADERS)
+        .header('content-type', 'text/html; charset=utf-8')
+        .send(STATUS_PAGE_HTML),
+    );
+  }
+  const allowed = opts.kind === 'public' ? 'GET, HEAD, POST, OPTIONS' : 'POST';
+  const others =
+    opts.kind === 'public' ? ['PUT', 'DELETE', 'PATCH'] : ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
   app.route({
     method: [...others],
     url: '/',

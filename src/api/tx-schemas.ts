@@ -154,3 +154,13 @@ export const publicSimulationOutput = z
     debugLogs: z.array(z.never()),
   })
   .describe('What the public part of the tx did on a fork of the latest state');
+
+/**
+ * The current set's simulation output: the earlier set's, plus the fee the tx would pay as a
+ * decimal string, the form of the receipt's transactionFee (the tx effect keeps its own 0x form).
+ */
+export const svcPublicSimulationOutput = publicSimulationOutput
+  .extend({ transactionFee: bigintDec })
+  .describe(
+    'What the public part of the tx did on a fork of the latest state, with the fee it would pay (decimal string)',
+  );

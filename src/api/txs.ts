@@ -17,6 +17,7 @@ import {
   manaUsageEstimate,
   publicSimulationOutput,
   simulationOverrides,
+  svcPublicSimulationOutput,
   tx,
   txReceipt,
   txReceiptEarlier,
@@ -199,9 +200,11 @@ export function txMethods(node: NodeApi): RpcMethod[] {
         { name: 'overrides', schema: simulationOverrides, optional: true },
       ],
       resultName: 'output',
-      result: publicSimulationOutput,
-      handler: (wire, skip, overrides) =>
-        txs.simulatePublicCalls(toTx(wire).tx, skip ?? false, overrides ?? {}),
+      result: svcPublicSimulationOutput,
+      handler: async (wire, skip, overrides) => {
+        const output = await txs.simulatePublicCalls(toTx(wire).tx, skip ?? false, overrides ?? {});
+        return { ...output, transactionFee: output.txEffect.transactionFee };
+      },
     }),
     defineMethod({
       namespace: 'node',

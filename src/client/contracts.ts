@@ -66,6 +66,8 @@ export interface SimulationResult {
   revertData?: string[];
   publicReturnValues: { values: string[] }[];
   gasUsed: { totalGas: Gas; publicGas: Gas; teardownGas: Gas; billedGas: Gas };
+  /** The fee the tx would pay, as a decimal string (as in the receipt); "0" with skipFeeEnforcement. */
+  transactionFee: string;
 }
 interface Gas {
   l2Gas: number;

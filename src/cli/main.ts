@@ -19,7 +19,8 @@ function addSettingOptions(cmd: Command): void {
 
 function writeReadyFile(path: string, running: RunningNode): void {
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ public: running.publicUrl, admin: running.adminUrl })}\n`);
+  const urls = { public: running.publicUrl, admin: running.adminUrl, l1: running.l1Url };
+  writeFileSync(tmp, `${JSON.stringify(urls)}\n`);
   renameSync(tmp, path);
 }
 
@@ -44,20 +45,22 @@ async function start(opts: Record<string, unknown>): Promise<void> {
   for (const warning of warnings) logger.warn(warning);
   logger.info({ version: NODE_VERSION, node: process.version }, 'starting cairn');
 
-  // Signals are handled from the start: one that arrives while the node is still starting
-  // shuts it down as soon as it has started (or failed), so no child process (the embedded L1)
-  // is left behind.
+  // Signals are handled from the start. The first during start-up stops it between its steps
+  // (or while it waits for L1): what was started (the embedded L1) is stopped and the process
+  // exits. A second signal, at any time, exits at once.
   let running: RunningNode | undefined;
   let stopping = false;
-  let pendingExit: { reason: string; code: number } | undefined;
+  const startup = new AbortController();
+  let startupExitCode = 0;
   const shutdown = async (reason: string, exitCode: number) => {
-    if (stopping) {
+    if (stopping || startup.signal.aborted) {
       logger.warn(`${reason} again: exiting without waiting`);
       process.exit(1);
     }
     if (running === undefined) {
-      pendingExit ??= { reason, code: exitCode };
-      logger.info({ reason }, 'shutting down once start-up has finished');
+      startupExitCode = exitCode;
+      logger.info(`${reason} during start-up: stopping start-up`);
+      startup.abort(new StartupStopped(reason));
       return;
     }
     stopping = true;
@@ -90,16 +93,34 @@ async function start(opts: Record<string, unknown>): Promise<void> {
   try {
     // The node's code loads here, only for `start`: the other commands stay quick to answer.
     const { serve } = await import('./serve.js');
-    running = await serve(config, logger);
+    running = await serve(config, logger, {
+      signal: startup.signal,
+      onFatal: (reason) => void shutdown(reason, 1),
+    });
   } catch (err) {
-    logger.fatal({ err }, `cannot start: ${(err as Error).message}`);
-    process.exit(pendingExit ? pendingExit.code : 1);
-  }
-  if (pendingExit) {
-    await shutdown(pendingExit.reason, pendingExit.code);
-    return;
+    if (startup.signal.aborted) {
+      logger.info('start-up stopped; bye');
+      process.exit(startupExitCode);
+    }
+    // What goes wrong at start-up is usually the environment (a port, an L1, a data directory):
+    // one line says it. The stack is for bugs, and at debug level for the rest.
+    const bug = err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError;
+    if (bug) logger.fatal({ err }, `cannot start: ${(err as Error).message}`);
+    else {
+      logger.debug({ err }, 'start-up failed');
+      logger.fatal(`cannot start: ${(err as Error).message ?? String(err)}`);
+    }
+    process.exit(1);
   }
   if (config.readyFile) writeReadyFile(config.readyFile, running);
+}
+
+/** Why start-up was stopped: a signal came before the node was running. */
+class StartupStopped extends Error {
+  override name = 'StartupStopped';
+  constructor(reason: string) {
+    super(`start-up stopped by ${reason}`);
+  }
 }
 
 const program = new Command('cairn')

@@ -4,21 +4,35 @@ import type { Logger } from 'pino';
 import { buildRegistry } from '../api/index.js';
 import type { Config } from '../config/settings.js';
 import { NODE_VERSION } from '../core/version.js';
-import { CairnNode } from '../node/node.js';
+import { devAccounts } from '../execution/dev-accounts.js';
+import { CairnNode, type StartOptions } from '../node/node.js';
 import { Dispatcher, TokenBucketLimiter } from '../rpc/dispatch.js';
 import type { OpenRpcInfo } from '../rpc/openrpc.js';
 import { type Listener, startListener } from '../rpc/server.js';
+import { startBanner } from './banner.js';
+import { listenError, preflight } from './preflight.js';
 
 export interface RunningNode {
   readonly node: CairnNode;
   readonly publicUrl: string;
   readonly adminUrl: string;
+  /** The L1 the node uses (the embedded anvil's, or --l1-rpc-url). */
+  readonly l1Url: string;
   /** Stops accepting requests, finishes in-flight ones, then stops the node. */
   close(): Promise<void>;
 }
 
-export async function serve(config: Config, logger: Logger): Promise<RunningNode> {
-  const node = await CairnNode.start(config, logger);
+/**
+ * Checks the ports and the ready file's folder, starts the node, listens on both ports and prints
+ * the start banner. `options` can stop start-up, and hear of a node that can no longer run.
+ */
+export async function serve(
+  config: Config,
+  logger: Logger,
+  options: StartOptions = {},
+): Promise<RunningNode> {
+  await preflight(config);
+  const node = await CairnNode.start(config, logger, options);
   const registry = buildRegistry(node);
   const rpcLogger = logger.child({ component: 'rpc' });
   const info = (port: string): OpenRpcInfo => ({
@@ -78,22 +92,31 @@ export async function serve(config: Config, logger: Logger): Promise<RunningNode
   } catch (err) {
     await Promise.all(listeners.map((l) => l.close()));
     await node.stop();
-    const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
-    if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') {
-      throw new Error(`cannot listen on ${e.address ?? ''}:${e.port ?? ''}: ${e.code} (${e.message})`);
-    }
-    throw err;
+    throw listeners.length === 0
+      ? listenError('public port', '--port', err)
+      : listenError('admin port', '--admin-port', err);
   }
   const [publicListener, adminListener] = listeners as [Listener, Listener];
-  const where = (l: Listener) => (l.url.endsWith(`//${l.bound}`) ? l.url : `${l.bound} (${l.url})`);
-  rpcLogger.info(`public JSON-RPC (svc_*, node_*) listening on ${where(publicListener)}`);
-  rpcLogger.info(`admin JSON-RPC (svcAdmin_*, nodeAdmin_*) listening on ${where(adminListener)}`);
+  const banner = startBanner({
+    version: NODE_VERSION,
+    public: { url: publicListener.url, bound: publicListener.bound },
+    admin: { url: adminListener.url, bound: adminListener.bound },
+    l1: node.l1,
+    rollupVersion: config.rollupVersion,
+    dataDir: node.dataDir,
+    slotDuration: node.constants.slotDuration,
+    epochDuration: node.constants.epochDuration,
+    clock: config.clock,
+    accounts: devAccounts(config.devAccounts),
+  });
+  logger.info({ facts: banner.fields }, banner.text);
 
   let closing: Promise<void> | undefined;
   return {
     node,
     publicUrl: publicListener.url,
     adminUrl: adminListener.url,
+    l1Url: node.l1.rpcUrl,
     close() {
       closing ??= (async () => {
         await Promise.all(listeners.map((l) => l.close()));

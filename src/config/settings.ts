@@ -51,6 +51,35 @@ function optionalSetting<S extends z.ZodType>(
 const portSchema = z.number().int().min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 const nonEmpty = z.string().min(1, 'must not be empty');
 
+/** The address entries svc_getL1ContractAddresses gives for contracts cairn has none of. */
+const absentContract = ethAddress
+  .refine((a) => /^0x0{40}$/.test(a), 'cairn has no such contract: expected the zero address')
+  .optional();
+
+/**
+ * The rollup's L1 contracts: the ones cairn deploys, optionally with the zero-address entries of a
+ * node's svc_getL1ContractAddresses result, so that result can be passed on as it is.
+ */
+const l1ContractAddressesSetting = deployedL1ContractAddresses
+  .extend({
+    stakingAssetAddress: absentContract,
+    coinIssuerAddress: absentContract,
+    rewardDistributorAddress: absentContract,
+    governanceProposerAddress: absentContract,
+    governanceAddress: absentContract,
+  })
+  .strict()
+  .transform(
+    ({
+      stakingAssetAddress: _s,
+      coinIssuerAddress: _c,
+      rewardDistributorAddress: _r,
+      governanceProposerAddress: _gp,
+      governanceAddress: _g,
+      ...deployed
+    }) => deployed,
+  );
+
 /** An offense's penalty: a decimal amount in the staking asset's smallest unit. */
 function penaltySetting(offense: string) {
   return setting(
@@ -164,10 +193,22 @@ export const SETTINGS = {
     'JSON-RPC URL of the L1 chain; without it the node runs its own anvil (embedded L1) under the data directory',
     { placeholder: 'url' },
   ),
+  l1Port: setting(
+    portSchema,
+    'int',
+    8545,
+    "Port of the embedded L1 (anvil) on 127.0.0.1, as anvil's default; 0 picks a free port. Not used with l1RpcUrl",
+  ),
+  l1MaxFailedPolls: setting(
+    z.number().int().min(1),
+    'int',
+    5,
+    'Failed L1 polls in a row (one a second) after which L1 counts as unreachable: GET /status answers 503 and svc_isReady false until L1 answers again',
+  ),
   l1ContractAddresses: optionalSetting(
-    deployedL1ContractAddresses,
+    l1ContractAddressesSetting,
     'json',
-    'With l1RpcUrl: the rollup contracts on that chain, as JSON {rollupAddress, registryAddress, inboxAddress, outboxAddress, feeJuiceAddress, feeJuicePortalAddress}; slashFactoryAddress may be given too (it is read from the rollup and must match)',
+    'With l1RpcUrl: the rollup contracts on that chain, as JSON {rollupAddress, registryAddress, inboxAddress, outboxAddress, feeJuiceAddress, feeJuicePortalAddress}, or the whole result of svc_getL1ContractAddresses of a node on that rollup; slashFactoryAddress may be given too (it is read from the rollup and must match)',
     { placeholder: 'json' },
   ),
   proverPrivateKey: optionalSetting(
@@ -524,6 +565,8 @@ export const GROUP_OF: Record<SettingKey, SettingGroup> = {
   readyFile: 'node',
   shutdownTimeoutMs: 'node',
   l1RpcUrl: 'l1',
+  l1Port: 'l1',
+  l1MaxFailedPolls: 'l1',
   l1ContractAddresses: 'l1',
   l1ChainId: 'l1',
   l1FinalityDepth: 'l1',

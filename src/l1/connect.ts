@@ -7,6 +7,7 @@
 // moves, when the node stops, and before the archiver calls a proof final (`ensureDurable`).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Address,
   BaseError,
@@ -46,6 +47,10 @@ export interface EmbeddedL1Options {
   chainId: number;
   /** Seconds between blocks; undefined = mine only on request (manual clock). */
   blockTime: number | undefined;
+  /** Loopback port anvil listens on; 0 (the default) picks a free one. */
+  port?: number | undefined;
+  /** Called when anvil exits without being asked to (killed, crashed), with how it exited. */
+  onUnexpectedExit?: ((how: string) => void) | undefined;
   /** Used when the contracts are not deployed yet. */
   deploy: Omit<DeployL1Params, 'proverAddress'>;
   /** Accounts the node sends L1 transactions from (publishers, prover), funded on the embedded L1. */
@@ -120,20 +125,45 @@ async function stopOrphan(
   process.kill(pid, 'SIGKILL');
 }
 
-export async function connectEmbeddedL1(options: EmbeddedL1Options, logger: L1Logger): Promise<L1Connection> {
+/**
+ * Starts (or restarts) the embedded L1. `signal` stops start-up between steps, never in the middle
+ * of deploying the contracts (a half-deployed L1 would not find its contracts at their addresses).
+ */
+export async function connectEmbeddedL1(
+  options: EmbeddedL1Options,
+  logger: L1Logger,
+  signal?: AbortSignal,
+): Promise<L1Connection> {
   mkdirSync(options.dir, { recursive: true });
   const pidFile = join(options.dir, 'anvil.pid');
   const urlFile = join(options.dir, 'anvil.url');
   const saved = new SavedL1State(options.dir, logger);
   await stopOrphan(pidFile, urlFile, saved, logger);
-  const anvil: AnvilInstance = await startAnvil({
-    loadStateFile: await saved.chooseStart(),
-    chainId: options.chainId,
-    blockTime: options.blockTime,
-  });
+  const port = options.port ?? 0;
+  let anvil: AnvilInstance;
+  try {
+    anvil = await startAnvil({
+      loadStateFile: await saved.chooseStart(),
+      chainId: options.chainId,
+      blockTime: options.blockTime,
+      port,
+    });
+  } catch (err) {
+    if (/address already in use/i.test((err as Error).message))
+      throw new Error(
+        `cannot start the embedded L1 on 127.0.0.1:${port}: the port is in use; --l1-port sets another (0: any free port)`,
+      );
+    throw err;
+  }
   writeFileSync(pidFile, String(anvil.process.pid));
   writeFileSync(urlFile, anvil.rpcUrl);
+  let closing = false;
+  anvil.process.once('exit', (code, exitSignal) => {
+    if (!closing)
+      options.onUnexpectedExit?.(exitSignal ? `was killed (${exitSignal})` : `exited (code ${code})`);
+  });
   const close = async () => {
+    closing = true;
     await saved.stopTimer();
     try {
       await saved.save(anvil.rpcUrl);
@@ -145,6 +175,7 @@ export async function connectEmbeddedL1(options: EmbeddedL1Options, logger: L1Lo
     rmSync(urlFile, { force: true });
   };
   try {
+    signal?.throwIfAborted();
     const chain = l1Chain(options.chainId, anvil.rpcUrl);
     const client = createPublicClient({
       chain,
@@ -169,6 +200,7 @@ export async function connectEmbeddedL1(options: EmbeddedL1Options, logger: L1Lo
       );
       logger.info(`L1 contracts deployed: rollup ${addresses.rollupAddress} (embedded L1 ${anvil.rpcUrl})`);
     }
+    signal?.throwIfAborted();
     let funded = false;
     for (const account of options.fund) {
       if ((await client.getBalance({ address: account })) < FUNDING_WEI / 2n) {
@@ -202,14 +234,9 @@ export async function connectEmbeddedL1(options: EmbeddedL1Options, logger: L1Lo
 export async function connectExternalL1(
   options: ExternalL1Options & { rollupVersion: number },
   logger: L1Logger,
+  signal?: AbortSignal,
 ): Promise<L1Connection> {
-  const probe = createPublicClient({ transport: http(options.rpcUrl) });
-  let chainId: number;
-  try {
-    chainId = await probe.getChainId();
-  } catch (err) {
-    throw new Error(`cannot reach the L1 at ${options.rpcUrl}: ${(err as Error).message}`);
-  }
+  const chainId = await waitForL1(options.rpcUrl, logger, signal);
   if (chainId !== options.chainId) {
     throw new Error(
       `the L1 at ${options.rpcUrl} has chain id ${chainId}, but l1ChainId is ${options.chainId}`,
@@ -235,6 +262,57 @@ export async function connectExternalL1(
     ensureDurable: async () => true,
     close: async () => {},
   };
+}
+
+const PROBE_TIMEOUT_MS = 5000;
+const MAX_RETRY_DELAY_MS = 10_000;
+
+/**
+ * Waits until the L1 at `rpcUrl` answers eth_chainId and returns the chain id. Each failed
+ * attempt is logged and the next comes later (1 s, 2 s, 4 s … up to 10 s): an L1 that is still
+ * starting, or briefly away, does not stop the node. `signal` ends the wait at once.
+ */
+export async function waitForL1(rpcUrl: string, logger: L1Logger, signal?: AbortSignal): Promise<number> {
+  const probe = createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: PROBE_TIMEOUT_MS }) });
+  for (let attempt = 1; ; attempt++) {
+    signal?.throwIfAborted();
+    try {
+      return await untilAborted(probe.getChainId(), signal);
+    } catch (err) {
+      signal?.throwIfAborted();
+      const delayMs = Math.min(1000 * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
+      logger.warn(
+        `waiting for L1 at ${rpcUrl} (attempt ${attempt}): ${l1ErrorReason(err)}; trying again in ${delayMs / 1000} s`,
+      );
+      await sleep(delayMs, undefined, signal ? { signal } : {}).catch(() => signal?.throwIfAborted());
+    }
+  }
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * Why an L1 request failed, in a few words: the system error's code (ECONNREFUSED…) when there is
+ * one, else the innermost cause's message (viem's own message names the URL and the request body).
+ */
+export function l1ErrorReason(err: unknown): string {
+  let reason = err instanceof BaseError ? err.shortMessage : String(err);
+  let cause: unknown = err;
+  for (let depth = 0; cause instanceof Error && depth < 8; depth++) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+    if (!(cause instanceof BaseError)) reason = cause.message.split('\n')[0] ?? cause.message;
+    cause = cause.cause;
+  }
+  return reason;
 }
 
 /**

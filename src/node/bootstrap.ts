@@ -6,10 +6,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ChainReader } from '../archiver/chain-reader.js';
 import type { Config } from '../config/settings.js';
-import { toHex32 } from '../core/field.js';
 import { poseidon2Backend } from '../core/hash/poseidon2.js';
 import type { PublicContracts } from '../execution/avm-calls.js';
-import { devAccounts } from '../execution/dev-accounts.js';
 import {
   connectEmbeddedL1,
   connectExternalL1,
@@ -37,21 +35,13 @@ export function s3SettingsOf(config: Config): S3Settings {
 /** Says which Poseidon2 hasher runs; the pure-TypeScript one is a warning (about 10x slower). */
 export function logHashingBackend(logger: Logger): void {
   const hashing = poseidon2Backend();
-  if (hashing.kind === 'native') logger.info(`Poseidon2: native addon (${hashing.addonPath})`);
+  if (hashing.kind === 'native') logger.debug(`Poseidon2: native addon (${hashing.addonPath})`);
   else {
     logger.warn(
       `Poseidon2: using the pure-TypeScript hasher, about 10x slower than the native addon (${hashing.reason}); ` +
         'run `npm rebuild` with g++, make and python3 available to build it',
     );
   }
-}
-
-/** Prints the prefunded dev accounts, as Anvil prints its accounts. */
-export function logDevAccounts(count: number, logger: Logger): void {
-  const accounts = devAccounts(count);
-  if (accounts.length === 0) return;
-  const lines = accounts.map((a) => `(${a.index}) ${toHex32(a.address)} (${a.balance} Fee Juice)`);
-  logger.info(`dev accounts, prefunded at genesis:\n${lines.join('\n')}`);
 }
 
 /** With snapshotUrl and an empty data directory: restores the newest snapshot there, if any. */
@@ -99,6 +89,8 @@ export function connectL1(
   worldState: WorldState,
   validators: Validator[],
   logger: Logger,
+  signal?: AbortSignal,
+  onEmbeddedL1Exit?: (how: string) => void,
 ): Promise<L1Connection> {
   const log = {
     debug: (m: string) => logger.debug(m),
@@ -125,6 +117,7 @@ export function connectL1(
         rollupVersion: config.rollupVersion,
       },
       log,
+      signal,
     );
   }
   return connectEmbeddedL1(
@@ -132,6 +125,8 @@ export function connectL1(
       dir: join(dataDir.path, 'l1'),
       chainId: config.l1ChainId,
       blockTime: config.clock === 'realtime' ? config.l1BlockTime : undefined,
+      port: config.l1Port,
+      onUnexpectedExit: onEmbeddedL1Exit,
       deploy: {
         slotDuration: config.slotDuration,
         epochDuration: config.epochDuration,
@@ -148,6 +143,7 @@ export function connectL1(
       fund: [...new Set([...validators.map((v) => v.publisher.address), ...remote])],
     },
     log,
+    signal,
   );
 }
 

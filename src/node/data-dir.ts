@@ -16,6 +16,11 @@ import { join, resolve } from 'node:path';
 export interface DataDir {
   readonly path: string;
   readonly ephemeral: boolean;
+  /**
+   * The pid of the node that held the directory last and never released it: that node was
+   * killed or crashed (its stores recover on open; the node checks what they hold).
+   */
+  readonly uncleanShutdownOf: number | undefined;
   /** Releases the lock; removes the directory when ephemeral. */
   release(): void;
 }
@@ -33,14 +38,15 @@ function processAlive(pid: number): boolean {
   }
 }
 
-function takeLock(dir: string): string {
+function takeLock(dir: string): { lockPath: string; staleHolder: number | undefined } {
   const lockPath = join(dir, LOCK_FILE);
+  let staleHolder: number | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      return lockPath;
+      return { lockPath, staleHolder };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
@@ -48,6 +54,7 @@ function takeLock(dir: string): string {
         throw new Error(`data directory ${dir} is in use by another cairn process (pid ${holder})`);
       }
       // A lock left by a process that no longer runs: take it over.
+      staleHolder = Number.isInteger(holder) ? holder : 0;
       unlinkSync(lockPath);
     }
   }
@@ -58,12 +65,13 @@ export function openDataDir(configured: string, ephemeral: boolean): DataDir {
   const path = ephemeral ? mkdtempSync(join(tmpdir(), 'cairn-')) : resolve(configured);
   mkdirSync(path, { recursive: true });
   if (heldHere.has(path)) throw new Error(`data directory ${path} is already in use by this process`);
-  const lockPath = takeLock(path);
+  const { lockPath, staleHolder } = takeLock(path);
   heldHere.add(path);
   let released = false;
   return {
     path,
     ephemeral,
+    uncleanShutdownOf: staleHolder,
     release() {
       if (released) return;
       released = true;

@@ -14,7 +14,8 @@ const LEVEL_NAMES: Record<number, string> = {
   60: 'FATAL',
 };
 const LEVEL_COLOURS: Record<number, string> = { 10: '90', 20: '36', 30: '32', 40: '33', 50: '31', 60: '35' };
-const HIDDEN = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'component']);
+// `facts` repeats, for JSON readers, what a record's message already says (the start banner).
+const HIDDEN = new Set(['level', 'time', 'msg', 'pid', 'hostname', 'component', 'facts']);
 
 function formatValue(value: unknown): string {
   if (typeof value === 'string') return /\s/.test(value) ? JSON.stringify(value) : value;
@@ -40,21 +41,73 @@ export function formatRecord(record: Record<string, unknown>, colour: boolean): 
   return `${line}\n`;
 }
 
+/** What the log is written to: the process's stdout stream, or pino's file-descriptor writer. */
+interface Sink {
+  on(event: 'error', listener: (err: NodeJS.ErrnoException) => void): unknown;
+  write(text: string): unknown;
+}
+
+/**
+ * Whether the log output can still be written. A reader that quits (`| head`, a pager) closes the
+ * pipe: writes then fail with EPIPE, asynchronously. The node keeps running without its log
+ * instead of failing on every line (which used to spin the process and starve its signals).
+ */
+class LogOutput {
+  closed = false;
+  constructor(readonly out: Sink) {
+    out.on('error', (err: NodeJS.ErrnoException) => this.close(err));
+  }
+  write(text: string): void {
+    if (this.closed) return;
+    try {
+      this.out.write(text);
+    } catch (err) {
+      this.close(err as NodeJS.ErrnoException);
+    }
+  }
+  close(err: NodeJS.ErrnoException): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      // stderr may be the same closed pipe; then there is no one left to tell.
+      process.stderr.write(
+        `cairn: the log output closed (${err.code ?? err.message}); logging stops, the node runs on\n`,
+      );
+    } catch {
+      // ignore
+    }
+  }
+}
+
 function prettyStream(out: NodeJS.WriteStream): Writable {
   const colour = Boolean(out.isTTY);
+  const output = new LogOutput(out);
   return new Writable({
     write(chunk: Buffer, _enc, done) {
+      if (output.closed) return done();
       for (const text of chunk.toString('utf8').split('\n')) {
         if (text.length === 0) continue;
+        let line: string;
         try {
-          out.write(formatRecord(JSON.parse(text) as Record<string, unknown>, colour));
+          line = formatRecord(JSON.parse(text) as Record<string, unknown>, colour);
         } catch {
-          out.write(`${text}\n`);
+          line = `${text}\n`;
         }
+        output.write(line);
       }
       done();
     },
   });
+}
+
+function jsonStream(out: NodeJS.WriteStream) {
+  const destination = pino.destination({ dest: (out as { fd?: number }).fd ?? 1, sync: true });
+  const output = new LogOutput(destination);
+  return {
+    write(line: string) {
+      output.write(line);
+    },
+  };
 }
 
 export function createLogger(
@@ -64,10 +117,8 @@ export function createLogger(
 ): Logger {
   const pretty = format === 'pretty' || (format === 'auto' && Boolean(out.isTTY));
   const options = { level, base: undefined } as const;
-  // Pretty output goes through a synchronous stream so no line is lost when the process exits.
-  return pretty
-    ? pino(options, prettyStream(out))
-    : pino(options, pino.destination({ dest: (out as { fd?: number }).fd ?? 1, sync: true }));
+  // Both outputs write synchronously so no line is lost when the process exits.
+  return pino(options, pretty ? prettyStream(out) : jsonStream(out));
 }
 
 /**

@@ -37,7 +37,6 @@ import { NodeAdmin } from './admin.js';
 import { AdminConfigStore, applySavedAdminConfig } from './admin-config.js';
 import {
   connectL1,
-  logDevAccounts,
   logHashingBackend,
   openKeystore,
   publicContractsOf,
@@ -50,11 +49,23 @@ import { type DataDir, openDataDir } from './data-dir.js';
 import { DevOperations } from './dev.js';
 import { FunctionSignatureBook } from './function-signatures.js';
 import { InstantBlocks } from './instant-blocks.js';
+import { L1Health } from './l1-health.js';
 import { NodeMetrics } from './metrics.js';
 import type { NodeApi, NodeQueries } from './node-api.js';
 import { loadAvmProtocolContracts } from './protocol-artifacts.js';
 import { SNAPSHOT_DATABASES, SnapshotUploader, verifyRestoredSnapshot } from './snapshots.js';
 import { allowedPublicSetup, type Clock, Lifecycle, type NodeState, NodeStatus } from './status.js';
+
+/** What the process running the node gives it besides its configuration. */
+export interface StartOptions {
+  /** Stops start-up between its steps (and while it waits for L1). */
+  signal?: AbortSignal | undefined;
+  /**
+   * Called when the node can no longer run (its embedded L1 exited): the process should stop it.
+   * Without it the node only logs the error.
+   */
+  onFatal?: ((reason: string) => void) | undefined;
+}
 
 /** Everything the node owns once built: what it serves, and what it closes on stop. */
 interface NodeParts {
@@ -68,6 +79,7 @@ interface NodeParts {
     node: StoreEnvironment;
   };
   l1: L1Connection;
+  l1Health: L1Health;
   lifecycle: Lifecycle;
   driver: ChainDriver;
   consensus: Consensus;
@@ -102,11 +114,22 @@ export class CairnNode implements NodeApi {
     this.dev = parts.dev;
   }
 
-  /** `root` is the process logger: the node logs as component `node`, its parts as their own. */
-  static async start(startupConfig: Config, root: Logger): Promise<CairnNode> {
+  /**
+   * `root` is the process logger: the node logs as component `node`, its parts as their own.
+   * `signal` stops start-up between its steps (and while it waits for L1): what was opened is
+   * closed and the promise rejects with the signal's reason.
+   */
+  static async start(startupConfig: Config, root: Logger, options: StartOptions = {}): Promise<CairnNode> {
+    const { signal, onFatal } = options;
     const logger = root.child({ component: 'node' });
     logHashingBackend(logger);
     const dataDir = openDataDir(startupConfig.dataDir, startupConfig.ephemeral);
+    if (dataDir.uncleanShutdownOf !== undefined) {
+      logger.warn(
+        `the last node on ${dataDir.path} (pid ${dataDir.uncleanShutdownOf}) did not shut down cleanly: ` +
+          'recovering its stores and L1 state',
+      );
+    }
     let nodeStore: StoreEnvironment | undefined;
     let mempoolStore: StoreEnvironment | undefined;
     let worldState: WorldState | undefined;
@@ -120,9 +143,11 @@ export class CairnNode implements NodeApi {
       const adminStore = new AdminConfigStore(nodeStore);
       const config = applySavedAdminConfig(startupConfig, adminStore, logger);
       restored = await restoreSnapshotIfAsked(config, dataDir, logger);
+      signal?.throwIfAborted();
       // The AuthRegistry's bytecode, before anything touches L1: without it this node would
       // execute txs differently from the rest of the network.
       const avmProtocolContracts = await loadAvmProtocolContracts(logger);
+      signal?.throwIfAborted();
       worldState = await WorldState.open(openEnvironment(dataDir.path, 'world-state'), {
         historyBlocks: config.worldStateHistoryBlocks,
         genesisPublicData: devAccountsGenesisData(devAccounts(config.devAccounts)),
@@ -130,7 +155,22 @@ export class CairnNode implements NodeApi {
       });
       const keystorePath = config.keystorePath ?? join(dataDir.path, 'keystore.json');
       const keys = new ValidatorKeys(keystorePath, openKeystore(config, keystorePath, logger));
-      l1 = await connectL1(config, dataDir, worldState, [...keys.current], root.child({ component: 'l1' }));
+      l1 = await connectL1(
+        config,
+        dataDir,
+        worldState,
+        [...keys.current],
+        root.child({ component: 'l1' }),
+        signal,
+        (how) => {
+          // A restarted anvil would hold only the L1 state saved last, behind what the node has
+          // read; a new start recovers from exactly that, as after a crash.
+          const reason = `the embedded L1 (anvil) ${how}`;
+          logger.error(`${reason}: stopping the node; start it again to resume from the L1 state saved last`);
+          onFatal?.(reason);
+        },
+      );
+      signal?.throwIfAborted();
       const rollup = new RollupClient(l1);
       const constants = await rollup.constants(config.l1BlockTime);
 
@@ -290,7 +330,9 @@ export class CairnNode implements NodeApi {
         logger: root.child({ component: 'chain' }),
       });
       // A crash between the archiver's and the world state's commits leaves them apart.
+      signal?.throwIfAborted();
       await archiver.catchUpWorldState();
+      signal?.throwIfAborted();
       // With the manual clock the chain moves only on request: start from a synced state. With
       // the realtime clock the first pass runs at once in the background, so a node with a long
       // history to sync from L1 answers requests (and shows its progress) meanwhile.
@@ -333,6 +375,13 @@ export class CairnNode implements NodeApi {
         messages: new MessageQueries(chain, stateQueries, rollup, constants),
         validators: new ValidatorQueries(consensus, rollup, constants),
       };
+      const l1Health = new L1Health({
+        rpcUrl: l1.rpcUrl,
+        latestBlock: () => l1!.client.getBlockNumber({ cacheTime: 0 }),
+        syncedBlock: () => archiver.syncProgress.l1Block,
+        maxFailedPolls: config.l1MaxFailedPolls,
+        logger: root.child({ component: 'l1' }),
+      });
       const lifecycle = new Lifecycle();
       const signatures = new FunctionSignatureBook(nodeStore);
       const info = new NodeStatus({
@@ -343,6 +392,7 @@ export class CairnNode implements NodeApi {
         chain,
         worldState,
         archiver,
+        l1Health,
         snapshots,
         signatures,
         network: consensus.network,
@@ -372,6 +422,7 @@ export class CairnNode implements NodeApi {
         dataDir,
         stores: { p2p: p2pStore, worldState, mempool: mempoolStore, node: nodeStore },
         l1,
+        l1Health,
         lifecycle,
         driver,
         consensus,
@@ -385,14 +436,15 @@ export class CairnNode implements NodeApi {
         metrics,
       });
       if (config.clock === 'realtime') driver.start();
+      l1Health.start();
       // The protocol's own setup functions are named like any registered signature.
       signatures.register(DEFAULT_SETUP_ALLOW_LIST.map((e) => e.signature));
       for (const e of info.getAllowedPublicSetup()) {
         const target =
           e.address !== undefined ? `contract ${toHex32(e.address)}` : `class ${toHex32(e.classId!)}`;
-        logger.info(`setup allow-list: ${signatures.describe(e.selector)} on ${target}`);
+        logger.debug(`setup allow-list: ${signatures.describe(e.selector)} on ${target}`);
       }
-      logger.info(
+      logger.debug(
         {
           dataDir: dataDir.path,
           ephemeral: dataDir.ephemeral,
@@ -401,7 +453,6 @@ export class CairnNode implements NodeApi {
         },
         'node started',
       );
-      logDevAccounts(config.devAccounts, logger);
       lifecycle.state = 'running';
       return node;
     } catch (err) {
@@ -421,6 +472,17 @@ export class CairnNode implements NodeApi {
     }
   }
 
+  /** Where the node keeps its data, and whether it is removed on exit. */
+  get dataDir(): { path: string; ephemeral: boolean } {
+    return { path: this.parts.dataDir.path, ephemeral: this.parts.dataDir.ephemeral };
+  }
+
+  /** The L1 the node reads and writes: its URL, chain id, and whether it is the embedded anvil. */
+  get l1(): { rpcUrl: string; chainId: number; embedded: boolean; rollup: string } {
+    const { rpcUrl, chainId, embedded, addresses } = this.parts.l1;
+    return { rpcUrl, chainId, embedded, rollup: addresses.rollupAddress };
+  }
+
   get lifecycle(): NodeState {
     return this.parts.lifecycle.state;
   }
@@ -432,9 +494,10 @@ export class CairnNode implements NodeApi {
 
   /** Closes the stores and releases the data directory. Safe to call twice. */
   async stop(): Promise<void> {
-    const { lifecycle, driver, consensus, stores, l1, dataDir, logger } = this.parts;
+    const { lifecycle, driver, consensus, stores, l1, l1Health, dataDir, logger } = this.parts;
     if (lifecycle.state === 'stopping' || lifecycle.state === 'stopped') return;
     lifecycle.state = 'stopping';
+    await l1Health.stop();
     await driver.stop();
     await consensus.stop();
     await stores.p2p?.close();

@@ -20,6 +20,7 @@ import type { P2PNetwork } from '../p2p/network.js';
 import type { WorldState } from '../world-state/world-state.js';
 import type { NodeAdmin } from './admin.js';
 import type { FunctionSignatureBook } from './function-signatures.js';
+import type { L1Health } from './l1-health.js';
 import type { SnapshotUploader } from './snapshots.js';
 
 export interface NodeInfo {
@@ -67,6 +68,7 @@ export interface NodeStatusOptions {
   chain: ChainReader;
   worldState: WorldState;
   archiver: Archiver;
+  l1Health: L1Health;
   snapshots: SnapshotUploader;
   signatures: FunctionSignatureBook;
   /** Undefined while P2P is off. */
@@ -82,9 +84,9 @@ export class NodeStatus {
     return this.o.signatures;
   }
 
-  /** Ready to accept transactions: started and not shutting down. */
+  /** Ready to accept transactions: started, not shutting down, and its L1 answers. */
   isReady(): boolean {
-    return this.o.lifecycle.state === 'running';
+    return this.o.lifecycle.state === 'running' && this.o.l1Health.reachable;
   }
 
   getNodeInfo(): NodeInfo {
@@ -146,18 +148,28 @@ export class NodeStatus {
     };
   }
 
-  /** Health for GET /status. */
+  /**
+   * Health for GET /status: `ok` (HTTP 200) while the node runs, reaches its L1 and is not
+   * catching up with it; `problems` says what is wrong otherwise.
+   */
   status(): { ok: boolean } & Record<string, unknown> {
-    const { lifecycle, clock, admin, archiver, snapshots, network, chain, worldState } = this.o;
+    const { lifecycle, clock, admin, archiver, l1Health, snapshots, network, chain, worldState } = this.o;
     const sync = archiver.syncProgress;
+    const l1 = l1Health.report();
+    const problems: string[] = [];
+    if (lifecycle.state !== 'running') problems.push(`the node is ${lifecycle.state}`);
+    if (!l1.reachable) problems.push(`L1 unreachable: ${l1.failedPolls} polls failed in a row`);
+    if (sync.catchingUp) problems.push(`catching up with L1 (at L1 block ${sync.l1Block} of ${l1.head})`);
     return {
-      ok: lifecycle.state === 'running',
+      ok: problems.length === 0,
+      ...(problems.length === 0 ? {} : { problems }),
       status: lifecycle.state,
       nodeVersion: NODE_VERSION,
       uptimeSeconds: Math.floor((Date.now() - lifecycle.startedAt) / 1000),
       clock: clock.mode,
       ...admin.states(),
       snapshotUpload: snapshots.current,
+      l1,
       l1Sync: { l1Block: Number(sync.l1Block), catchingUp: sync.catchingUp },
       ...(network === undefined
         ? {}

@@ -185,6 +185,44 @@ describe('configuration', () => {
       assert.equal(isLoopback(host), false, host);
   });
 
+  test('l1ContractAddresses takes the whole svc_getL1ContractAddresses result; its absent contracts are zero', () => {
+    const deployed = {
+      rollupAddress: '0x0000000000000000000000000000000000000001',
+      registryAddress: '0x0000000000000000000000000000000000000002',
+      inboxAddress: '0x0000000000000000000000000000000000000003',
+      outboxAddress: '0x0000000000000000000000000000000000000004',
+      feeJuiceAddress: '0x0000000000000000000000000000000000000005',
+      feeJuicePortalAddress: '0x0000000000000000000000000000000000000006',
+      slashFactoryAddress: '0x0000000000000000000000000000000000000007',
+    };
+    const zero = '0x0000000000000000000000000000000000000000';
+    const served = {
+      ...deployed,
+      stakingAssetAddress: zero,
+      coinIssuerAddress: zero,
+      rewardDistributorAddress: zero,
+      governanceProposerAddress: zero,
+      governanceAddress: zero,
+    };
+    const load = (value: unknown) =>
+      loadConfig({
+        env: {},
+        flags: { l1RpcUrl: 'http://127.0.0.1:8545', l1ContractAddresses: JSON.stringify(value) },
+      }).config.l1ContractAddresses;
+    assert.deepEqual(load(served), deployed);
+    assert.deepEqual(load(deployed), deployed);
+    assert.throws(
+      () => load({ ...served, governanceAddress: deployed.rollupAddress }),
+      /l1ContractAddresses.*governanceAddress.*cairn has no such contract: expected the zero address/s,
+    );
+    assert.throws(() => load({ ...served, somethingElse: zero }), /l1ContractAddresses/);
+  });
+
+  test('the embedded L1 listens on 8545 unless told otherwise', () => {
+    assert.equal(loadConfig({ env: {}, flags: {} }).config.l1Port, 8545);
+    assert.equal(loadConfig({ env: { CAIRN_L1_PORT: '0' }, flags: {} }).config.l1Port, 0);
+  });
+
   test('the public and admin ports must differ', () => {
     assert.throws(
       () => loadConfig({ env: {}, flags: { port: '9000', adminPort: '9000' } }),

@@ -63,6 +63,8 @@ describe('embedded L1', () => {
       '0',
       '--admin-port',
       '0',
+      '--l1-port',
+      '0',
       '--log-format',
       'json',
     ]);

@@ -90,12 +90,11 @@ describe('messages between L1 and L2 on a real node', () => {
 
   test('cairn l1 send-message sends through the inbox as any Ethereum tool would', async () => {
     const l1 = /embedded L1 (http:\/\/[0-9.:]+)/.exec(node.output())![1]!;
+    // Without --l1-rpc-url: the node's own L1, as its GET /status names it.
     const run = runCairn(
       [
         'l1',
         'send-message',
-        '--l1-rpc-url',
-        l1,
         '--rpc-url',
         node.publicUrl,
         '--recipient',

@@ -1,11 +1,35 @@
 // End to end: the built `cairn` command, started as a user would, answering over HTTP.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type CairnProcess, runCairn, startCairn } from '../helpers/process.js';
+import { CAIRN_BIN, type CairnProcess, runCairn, startCairn } from '../helpers/process.js';
 import { call, post, result } from '../helpers/rpc.js';
+
+/** The JSON log records of a node's output. */
+function records(output: string) {
+  return output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          level: number;
+          msg: string;
+          err?: unknown;
+          facts?: {
+            public: string;
+            admin: string;
+            l1: string;
+            l1ChainId: number;
+            dataDir: string;
+            devAccounts: string[];
+          };
+        },
+    );
+}
 
 const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as { version: string };
 
@@ -18,17 +42,31 @@ describe('cairn start (child process)', () => {
     await node.stop();
   });
 
-  test('writes the ready file with both URLs and logs one line per listener', () => {
+  test('writes the ready file with the three URLs and prints one banner with them', () => {
     assert.match(node.publicUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.match(node.adminUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.notEqual(node.publicUrl, node.adminUrl);
-    const lines = node
-      .output()
-      .split('\n')
-      .filter((l) => l.includes('listening on'));
-    assert.equal(lines.length, 2);
-    assert.ok(lines.some((l) => l.includes(node.publicUrl)));
-    assert.ok(lines.some((l) => l.includes(node.adminUrl)));
+    const ready = JSON.parse(readFileSync(node.readyFile, 'utf8')) as { l1: string };
+    assert.match(ready.l1, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const banners = records(node.output()).filter((r) => r.facts !== undefined);
+    assert.equal(banners.length, 1);
+    const { facts, msg } = banners[0]!;
+    assert.equal(facts!.public, node.publicUrl);
+    assert.equal(facts!.admin, node.adminUrl);
+    assert.equal(facts!.l1, ready.l1);
+    assert.equal(facts!.l1ChainId, 31337);
+    assert.equal(facts!.devAccounts.length, 10);
+    for (const text of [
+      node.publicUrl,
+      node.adminUrl,
+      ready.l1,
+      'chain id 31337',
+      '1,000,000 FJ each',
+      facts!.dataDir,
+    ])
+      assert.ok(msg.includes(text), `${text} in the banner:\n${msg}`);
+    // The banner is the one summary: no separate lines per listener or for the dev accounts.
+    assert.equal(records(node.output()).filter((r) => /listening on|dev accounts/.test(r.msg)).length, 1);
   });
 
   test('answers the info methods with real values', async () => {
@@ -52,7 +90,7 @@ describe('cairn start (child process)', () => {
     assert.equal(replies[0].result, 31337);
     assert.equal(replies[1].error.code, -32601);
     assert.equal((await post(node.publicUrl, '{oops')).text.includes('-32700'), true);
-    assert.equal((await fetch(node.publicUrl)).status, 405);
+    assert.equal((await fetch(node.publicUrl, { method: 'PUT' })).status, 405);
     assert.equal((await post(node.publicUrl, '{}', { 'content-type': 'text/plain' })).status, 415);
   });
 
@@ -73,12 +111,7 @@ describe('cairn start: configuration and lifecycle', () => {
   test('SIGTERM and SIGINT shut down cleanly: exit 0, ready file and ephemeral data removed', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const node = await startCairn(['--log-format', 'json']);
-      const started = node
-        .output()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as { msg: string; dataDir?: string })
-        .find((r) => r.msg === 'node started');
+      const started = records(node.output()).find((r) => r.facts !== undefined)?.facts;
       assert.ok(started?.dataDir && existsSync(started.dataDir));
       const code = await node.stop(signal);
       assert.equal(code, 0, node.output());
@@ -142,11 +175,95 @@ describe('cairn start: configuration and lifecycle', () => {
         'json',
       ]);
       assert.equal(second.code, 1);
-      assert.match(second.stdout, /EADDRINUSE/);
+      const fatal = records(second.stdout).filter((r) => r.level === 60);
+      assert.equal(fatal.length, 1, second.stdout);
+      assert.match(
+        fatal[0]!.msg,
+        /^cannot start: public port 0\.0\.0\.0:\d+ is in use by another process \(EADDRINUSE\); --port sets another port/,
+      );
+      assert.equal(fatal[0]!.err, undefined, 'no stack for an expected error');
+      // Checked before anything else: no data directory, no L1.
+      assert.doesNotMatch(second.stdout, /keystore|L1 contracts|anvil/);
     } finally {
       await first.stop();
     }
   });
+
+  test('a ready file in a folder that does not exist is refused before start-up', async () => {
+    const res = await runCairn([
+      'start',
+      '--ephemeral',
+      '--port',
+      '0',
+      '--admin-port',
+      '0',
+      '--l1-port',
+      '0',
+      '--ready-file',
+      '/nonexistent-dir/ready.json',
+      '--log-format',
+      'pretty',
+    ]);
+    assert.equal(res.code, 1);
+    assert.match(
+      res.stdout,
+      /cannot start: the ready file's folder \/nonexistent-dir does not exist \(--ready-file/,
+    );
+    assert.doesNotMatch(res.stdout, /keystore|L1 contracts|\n\s+at /);
+  });
+
+  for (const format of ['pretty', 'json'] as const) {
+    test(`a log reader that quits (${format}) neither stops nor hangs the node`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-pipe-'));
+      const readyFile = join(dir, 'ready.json');
+      const child = spawn(process.execPath, [
+        CAIRN_BIN,
+        'start',
+        '--ephemeral',
+        '--port',
+        '0',
+        '--admin-port',
+        '0',
+        '--l1-port',
+        '0',
+        '--log-format',
+        format,
+        '--ready-file',
+        readyFile,
+      ]);
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      // The reader takes the first chunk and goes away, as `| head -1` does.
+      child.stdout.once('data', () => child.stdout.destroy());
+      try {
+        while (!existsSync(readyFile)) {
+          assert.equal(child.exitCode, null, stderr);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const { public: url } = JSON.parse(readFileSync(readyFile, 'utf8')) as { public: string };
+        assert.equal(await result(url, 'svc_isReady'), true);
+        const cpu = process.hrtime.bigint();
+        const before = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(' ');
+        await new Promise((r) => setTimeout(r, 1000));
+        const after = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(' ');
+        // utime + stime, in clock ticks (100 a second): a spinning process uses ~100 a second.
+        const ticks = Number(after[13]) + Number(after[14]) - Number(before[13]) - Number(before[14]);
+        const seconds = Number(process.hrtime.bigint() - cpu) / 1e9;
+        assert.ok(
+          ticks / seconds < 50,
+          `the node is busy (${ticks} ticks in ${seconds} s) with its log closed`,
+        );
+        child.kill('SIGTERM');
+        assert.equal(await exited, 0, stderr);
+        assert.match(stderr, /the log output closed \(EPIPE\); logging stops, the node runs on/);
+        assert.equal(existsSync(readyFile), false);
+      } finally {
+        child.kill('SIGKILL');
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 
   test('start --help lists every setting with its default and variable', async () => {
     const help = await runCairn(['start', '--help']);

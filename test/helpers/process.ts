@@ -47,7 +47,7 @@ export function runCairn(
 }
 
 /**
- * Starts `cairn start --ephemeral --port 0 --admin-port 0 --ready-file …` and waits until it listens.
+ * Starts `cairn start --ephemeral --port 0 --admin-port 0 --l1-port 0 --ready-file …` and waits until it listens.
  * `nodeFlags` go to Node itself (e.g. --cpu-prof, which NODE_OPTIONS does not allow).
  */
 export async function startCairn(
@@ -65,6 +65,8 @@ export async function startCairn(
     '--port',
     '0',
     '--admin-port',
+    '0',
+    '--l1-port',
     '0',
     '--ready-file',
     readyFile,

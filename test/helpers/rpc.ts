@@ -51,7 +51,7 @@ export async function result(url: string, method: string, params?: unknown): Pro
 /** A configuration for a node on free ports in a temporary directory. */
 export function testConfig(flags: Record<string, unknown> = {}): Config {
   return loadConfig({
-    flags: { ephemeral: true, port: '0', adminPort: '0', logLevel: 'silent', ...flags },
+    flags: { ephemeral: true, port: '0', adminPort: '0', l1Port: '0', logLevel: 'silent', ...flags },
     env: {},
   }).config;
 }

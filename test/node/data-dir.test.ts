@@ -24,11 +24,18 @@ describe('data directory', () => {
     assert.ok(existsSync(path));
   });
 
-  test('a stale lock from a process that is gone is taken over', () => {
+  test('a stale lock from a process that is gone is taken over, and names that unclean shutdown', () => {
     const path = join(root, 'stale');
-    openDataDir(path, false).release();
-    writeFileSync(join(path, 'cairn.lock'), '999999999');
-    const dir = openDataDir(path, false);
+    const clean = openDataDir(path, false);
+    assert.equal(clean.uncleanShutdownOf, undefined);
+    clean.release();
+    assert.equal(openDataDir(path, false).uncleanShutdownOf, undefined, 'after a release');
+    // Not released (the process was killed): the lock stays; a pid that no longer runs.
+    const reopened = join(root, 'stale-killed');
+    openDataDir(reopened, false).release();
+    writeFileSync(join(reopened, 'cairn.lock'), '999999999');
+    const dir = openDataDir(reopened, false);
+    assert.equal(dir.uncleanShutdownOf, 999999999);
     dir.release();
   });
 

@@ -227,7 +227,7 @@ export class TxService {
    */
   async receiveFromPeer(tx: Tx, claimedHash: Fr | undefined): Promise<'accept' | 'ignore'> {
     try {
-      await this.admitValid(tx, claimedHash);
+      this.accepted(await this.admitValid(tx, claimedHash));
       return 'accept';
     } catch (err) {
       this.o.logger.debug(`tx from a peer not taken: ${(err as Error).message}`);
@@ -239,13 +239,20 @@ export class TxService {
   async sendTx(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {
     const hash = await this.admitValid(tx, claimedHash);
     this.gossip?.announce(tx, hash);
-    for (const listener of this.acceptedListeners) listener(hash);
+    this.accepted(hash);
     return hash;
   }
 
-  /** Calls `listener` for every tx a client sends that the pool takes (the instant clock's cue). */
+  /**
+   * Calls `listener` for every tx the pool takes, from a client or a peer (the instant clock's
+   * cue: a node with the instant clock builds for txs sent to its peers too).
+   */
   onAccepted(listener: (hash: Fr) => void): void {
     this.acceptedListeners.push(listener);
+  }
+
+  private accepted(hash: Fr): void {
+    for (const listener of this.acceptedListeners) listener(hash);
   }
 
   private async admitValid(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {

@@ -93,6 +93,21 @@ describe('tx service: the pool follows the chain', () => {
     chain.addProposedBlock(block);
   }
 
+  test('onAccepted hears of every tx the pool takes, from a client or a peer, and not of a refused one', async () => {
+    const heard: Fr[] = [];
+    service.onAccepted((hash) => heard.push(hash));
+    const fromClient = makeTx(0x5101n);
+    const fromPeer = makeTx(0x5102n);
+    await service.sendTx(fromClient.tx, fromClient.hash);
+    assert.equal(await service.receiveFromPeer(fromPeer.tx, fromPeer.hash), 'accept');
+    const misnamed = makeTx(0x5103n);
+    assert.equal(await service.receiveFromPeer(misnamed.tx, misnamed.hash + 1n), 'ignore');
+    assert.deepEqual(heard, [fromClient.hash, fromPeer.hash]);
+    // Mine them, so the tests below start from an empty pool.
+    await propose([fromClient, fromPeer]);
+    await service.afterPass();
+  });
+
   test('mined with its block; pending again when the block is unwound; mined again when rebuilt', async () => {
     const a = makeTx(0xa1n);
     await service.sendTx(a.tx, a.hash);

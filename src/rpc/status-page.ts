@@ -173,7 +173,8 @@ const SCRIPT = `
     }
     if (status) {
       const state = $('node-state');
-      state.textContent = status.status + (status.ok ? '' : ' (not ready)');
+      const problems = Array.isArray(status.problems) && status.problems.length > 0 ? status.problems : ['not ready'];
+      state.textContent = status.status + (status.ok ? '' : ' (' + problems.join('; ') + ')');
       state.className = status.ok ? 'good' : 'bad';
       state.dataset.value = String(status.status);
     }
@@ -206,6 +207,10 @@ const SCRIPT = `
     const rows = [];
     if (status) {
       rows.push(['Sync', status.syncState === 'paused' ? 'paused' : 'following L1', 'syncState']);
+      if (status.l1) {
+        const head = status.l1.head === null ? '' : ', head ' + status.l1.head;
+        rows.push(['L1', (status.l1.reachable ? 'reachable' : 'unreachable') + head, 'l1Reachable']);
+      }
       if (status.l1Sync) {
         rows.push(['L1 block read', status.l1Sync.l1Block, 'l1Block']);
         rows.push(['L1 catch-up', status.l1Sync.catchingUp ? 'catching up' : 'at the head', 'catchingUp']);

@@ -269,6 +269,7 @@ describe('status page: rendered by its script against a real node (happy-dom)', 
     assert.equal(shown.rollupVersion, String(info.rollupVersion));
     assert.equal(shown.sync.worldState, `block ${tips.proposed.number} of ${tips.proposed.number} (100%)`);
     assert.match(shown.sync.l1Block ?? '', /^\d+$/);
+    assert.match(shown.sync.l1Reachable ?? '', /^reachable, head \d+$/);
     assert.equal(shown.sync.syncState, 'following L1');
     await page.close();
   });

@@ -377,7 +377,9 @@ export class CairnNode implements NodeApi {
       };
       const l1Health = new L1Health({
         rpcUrl: l1.rpcUrl,
-        latestBlock: () => l1!.client.getBlockNumber({ cacheTime: 0 }),
+        // A plain request: viem's getBlockNumber shares one in-flight answer among its callers,
+        // which could hand the archiver a head read before the block it just mined.
+        latestBlock: async () => BigInt(await l1!.client.request({ method: 'eth_blockNumber' })),
         syncedBlock: () => archiver.syncProgress.l1Block,
         maxFailedPolls: config.l1MaxFailedPolls,
         logger: root.child({ component: 'l1' }),

@@ -2,14 +2,27 @@
 // 127.0.0.1 in this process (B bootstrapped from A's ENR, C from A's and B's: a full mesh, as in
 // test/e2e/network.test.ts). Once the mesh carries a probe from every node to every other:
 //   - latency: C publishes 200 messages of 300 bytes one at a time, each awaited at both A and B;
-//   - throughput: C publishes 5,000 messages of 2 KiB (about a tx) as fast as publish resolves;
-//     the rate is of messages delivered at both A and B, and any that never arrive are counted lost;
+//   - throughput: C publishes 5,000 messages of 2 KiB (about a tx) as fast as publish resolves, on
+//     the tx topic (bulk: limited per peer, shed when a receiver's queue is full); the rate is of
+//     messages delivered at both A and B, and those that never arrive are counted (shed or lost);
+//     meanwhile B publishes 50 consensus messages (the attestation topic), one every 20 ms, whose
+//     delivery at A and C is timed: none may be lost;
+//   - receive capacity: one receiver alone on its core (bench/p2p-receiver.ts, a child process)
+//     while C (this thread) publishes 10,000 messages of 2 KiB on the tx topic as fast as it can:
+//     messages taken per second, those shed, and the receiver's busy time per message;
+//   - tx validation: what a node does with each tx message it takes (decodeTxMessage and
+//     TxService.receiveFromPeer: full validation and the pool), through a ValidationQueue as the
+//     network runs it, over 3,000 distinct valid txs against real stores;
 //   - attestations: decodeAttestation + attestationDigest + 2× signerOf (what onAttestation does
 //     besides the committee look-ups), one at a time on one core; and signDigest.
 // Prints one line per figure: `BENCH p2p.<name> key=value ...`.
 //   node --import tsx bench/p2p.bench.ts
 import '../src/p2p/polyfill.js';
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import pino from 'pino';
 import type { Address } from 'viem';
@@ -20,14 +33,20 @@ import {
   emptyCheckpointHeader,
 } from '../src/core/block-header.js';
 import { FR_MODULUS } from '../src/core/field.js';
+import { buildTx } from '../src/core/tx-builder.js';
+import { devAccounts } from '../src/execution/dev-accounts.js';
 import { P2PNetwork } from '../src/p2p/network.js';
+import { ValidationQueue } from '../src/p2p/validation-queue.js';
 import { attestationDigest, type Domain, signDigest, signerOf } from '../src/validators/committee.js';
 import {
   type CheckpointAttestation,
   decodeAttestation,
+  decodeTxMessage,
   encodeAttestation,
+  encodeTxMessage,
   TOPICS,
 } from '../src/validators/messages.js';
+import { fixedFees, openTxService } from '../test/mempool/fixture.js';
 import { check, fmt, log, percentile } from './chain-node.js';
 
 const LATENCY_MESSAGES = Number(process.env.BENCH_LATENCY_MESSAGES ?? 200);
@@ -49,7 +68,10 @@ const WATCHDOG_MS = 120_000;
 const KIND_PROBE = 0;
 const KIND_LATENCY = 1;
 const KIND_THROUGHPUT = 2;
+const KIND_CONSENSUS = 3;
 const TOPIC = TOPICS.tx;
+const CONSENSUS_TOPIC = TOPICS.attestation;
+const CONSENSUS_MESSAGES = 50;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -72,6 +94,8 @@ interface Node {
   received: Uint8Array;
   receivedCount: number;
   lastReceivedAt: number;
+  /** Arrival time of each consensus message, by index. */
+  consensusAt: Map<number, number>;
 }
 
 const nets: P2PNetwork[] = [];
@@ -119,16 +143,27 @@ async function startNode(name: string, bootstrap: string[]): Promise<Node> {
     received: new Uint8Array(THROUGHPUT_MESSAGES),
     receivedCount: 0,
     lastReceivedAt: 0,
+    consensusAt: new Map(),
   };
-  net.subscribe(TOPIC, (data, from) => {
+  net.subscribe(
+    TOPIC,
+    (data, from) => {
+      const index = Buffer.from(data.buffer, data.byteOffset, data.byteLength).readUInt32BE(1);
+      if (data[0] === KIND_PROBE) node.probesFrom.add(names.get(from) ?? from);
+      else if (data[0] === KIND_LATENCY) node.onLatency(index);
+      else if (data[0] === KIND_THROUGHPUT && node.received[index] === 0) {
+        node.received[index] = 1;
+        node.receivedCount++;
+        node.lastReceivedAt = performance.now();
+      }
+      return 'accept';
+    },
+    'bulk',
+  );
+  net.subscribe(CONSENSUS_TOPIC, (data) => {
     const index = Buffer.from(data.buffer, data.byteOffset, data.byteLength).readUInt32BE(1);
-    if (data[0] === KIND_PROBE) node.probesFrom.add(names.get(from) ?? from);
-    else if (data[0] === KIND_LATENCY) node.onLatency(index);
-    else if (data[0] === KIND_THROUGHPUT && node.received[index] === 0) {
-      node.received[index] = 1;
-      node.receivedCount++;
-      node.lastReceivedAt = performance.now();
-    }
+    if (data[0] === KIND_CONSENSUS && !node.consensusAt.has(index))
+      node.consensusAt.set(index, performance.now());
     return 'accept';
   });
   return node;
@@ -192,11 +227,21 @@ async function gossip(): Promise<void> {
   const cpuBefore = process.cpuUsage();
   const t0 = performance.now();
   let recipientsShort = 0;
+  // B's consensus messages, while C floods.
+  const consensusSentAt = new Map<number, number>();
+  const consensus = (async () => {
+    for (let i = 0; i < CONSENSUS_MESSAGES; i++) {
+      await sleep(20);
+      consensusSentAt.set(i, performance.now());
+      await b.net.publish(CONSENSUS_TOPIC, message(KIND_CONSENSUS, i, 1244));
+    }
+  })();
   for (let i = 0; i < THROUGHPUT_MESSAGES; i++) {
     const recipients = await c.net.publish(TOPIC, message(KIND_THROUGHPUT, i, THROUGHPUT_BYTES));
     if (recipients < 2) recipientsShort++;
   }
   const publishedMs = performance.now() - t0;
+  await consensus;
   const receivers = [a, b];
   const done = () => receivers.every((n) => n.receivedCount === THROUGHPUT_MESSAGES);
   for (let lastCount = -1, lastChange = performance.now(); !done(); await sleep(5)) {
@@ -214,8 +259,27 @@ async function gossip(): Promise<void> {
   const mib = (deliveredBoth * THROUGHPUT_BYTES) / 1024 / 1024;
   // CPU of the three nodes together (this process), over the messages C published.
   const cpuMsPerMessage = (cpu.user + cpu.system) / 1000 / THROUGHPUT_MESSAGES;
+  const shed = receivers.map((n) => {
+    const q = n.net.validationCounts;
+    return q.rateLimited + q.full;
+  });
+  const highWater = Math.max(...receivers.map((n) => n.net.validationCounts.highWater));
+  // Consensus messages: every one must reach A and C, however busy they are with the flood.
+  for (
+    let waited = 0;
+    waited < STALL_MS && ![a, c].every((n) => n.consensusAt.size === CONSENSUS_MESSAGES);
+    waited += 10
+  )
+    await sleep(10);
+  const consensusLost = [a, c].map((n) => CONSENSUS_MESSAGES - n.consensusAt.size);
+  const consensusLatency = [a, c].flatMap((n) =>
+    [...n.consensusAt].map(([i, at]) => at - consensusSentAt.get(i)!),
+  );
   console.log(
-    `BENCH p2p.gossip_throughput messages=${THROUGHPUT_MESSAGES} bytes=${THROUGHPUT_BYTES} delivered_msgs_per_s=${Math.round(deliveredBoth / (deliveredMs / 1000))} publish_msgs_per_s=${Math.round(THROUGHPUT_MESSAGES / (publishedMs / 1000))} delivered_mib_per_s=${fmt(mib / (deliveredMs / 1000), 2)} publish_ms=${Math.round(publishedMs)} delivered_ms=${Math.round(deliveredMs)} lost_a=${lost[0]} lost_b=${lost[1]} disconnects=${disconnects - disconnectsBefore} cpu_ms_per_msg=${fmt(cpuMsPerMessage, 2)} publishes_short_of_2_recipients=${recipientsShort}`,
+    `BENCH p2p.gossip_throughput messages=${THROUGHPUT_MESSAGES} bytes=${THROUGHPUT_BYTES} delivered_msgs_per_s=${Math.round(deliveredBoth / (deliveredMs / 1000))} publish_msgs_per_s=${Math.round(THROUGHPUT_MESSAGES / (publishedMs / 1000))} delivered_mib_per_s=${fmt(mib / (deliveredMs / 1000), 2)} publish_ms=${Math.round(publishedMs)} delivered_ms=${Math.round(deliveredMs)} not_delivered_a=${lost[0]} not_delivered_b=${lost[1]} shed_a=${shed[0]} shed_b=${shed[1]} queue_high_water=${highWater} disconnects=${disconnects - disconnectsBefore} cpu_ms_per_msg=${fmt(cpuMsPerMessage, 2)} publishes_short_of_2_recipients=${recipientsShort}`,
+  );
+  console.log(
+    `BENCH p2p.consensus_during_flood messages=${CONSENSUS_MESSAGES} lost_a=${consensusLost[0]} lost_c=${consensusLost[1]} p50_ms=${ms(percentile(consensusLatency, 0.5))} p95_ms=${ms(percentile(consensusLatency, 0.95))} max_ms=${ms(Math.max(...consensusLatency))}`,
   );
 }
 
@@ -306,12 +370,137 @@ async function attestations(): Promise<void> {
   console.log(`BENCH p2p.sign_digest signatures_per_s=${Math.round(signPerS)} us_each=${us(signPerS)}`);
 }
 
+// ---- receive capacity: one receiver on its own thread -----------------------------------------------
+
+const CAPACITY_MESSAGES = Number(process.env.BENCH_CAPACITY_MESSAGES ?? 10_000);
+
+interface ReceiverReport {
+  received: number;
+  shed: number;
+  busyMs: number;
+}
+
+async function receiveCapacity(): Promise<void> {
+  const worker = fork(new URL('./p2p-receiver.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+  let latest: ReceiverReport = { received: 0, shed: 0, busyMs: 0 };
+  let stopped!: () => void;
+  const stoppedP = new Promise<void>((r) => (stopped = r));
+  const enr = await new Promise<string>((resolve, reject) => {
+    worker.on('error', reject);
+    worker.on('message', (m: { enr?: string; stopped?: boolean } & Partial<ReceiverReport>) => {
+      if (m.enr !== undefined) resolve(m.enr);
+      else if (m.stopped) stopped();
+      else latest = m as ReceiverReport;
+    });
+  });
+  const c = await startNode('C2', [enr]);
+  try {
+    // Until the receiver takes C's messages (the mesh is up).
+    const meshDeadline = Date.now() + 30_000;
+    for (let i = 0; latest.received === 0; i++) {
+      check(Date.now() < meshDeadline, 'the receiver took no message in 30 s');
+      await c.net.publish(TOPIC, message(KIND_PROBE, i, 32));
+      await sleep(100);
+    }
+    await sleep(200);
+    const before = latest;
+    const t0 = performance.now();
+    for (let i = 0; i < CAPACITY_MESSAGES; i++)
+      await c.net.publish(TOPIC, message(KIND_THROUGHPUT, i, THROUGHPUT_BYTES));
+    const publishedMs = performance.now() - t0;
+    let endAt = t0;
+    for (let last = -1, lastChange = performance.now(); ; await sleep(20)) {
+      const taken = latest.received - before.received + latest.shed - before.shed;
+      if (taken !== last) [last, lastChange, endAt] = [taken, performance.now(), performance.now()];
+      if (taken >= CAPACITY_MESSAGES || performance.now() - lastChange > 2000) break;
+    }
+    const received = latest.received - before.received;
+    const shed = latest.shed - before.shed;
+    const busyMs = latest.busyMs - before.busyMs;
+    console.log(
+      `BENCH p2p.receive_capacity messages=${CAPACITY_MESSAGES} bytes=${THROUGHPUT_BYTES} received_msgs_per_s=${Math.round(received / ((endAt - t0) / 1000))} received=${received} shed=${shed} not_arrived=${CAPACITY_MESSAGES - received - shed} receiver_busy_us_per_msg=${fmt((busyMs * 1000) / Math.max(1, received + shed), 0)} publish_msgs_per_s=${Math.round(CAPACITY_MESSAGES / (publishedMs / 1000))}`,
+    );
+  } finally {
+    worker.send('stop');
+    await stoppedP;
+  }
+}
+
+// ---- tx validation ----------------------------------------------------------------------------------
+
+const TX_MESSAGES = Number(process.env.BENCH_TX_MESSAGES ?? 3000);
+
+async function txValidation(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-gossip-txs-'));
+  const [payer] = devAccounts(1);
+  const { worldState, chain, service } = await openTxService(dir, {
+    funded: [payer!],
+    fees: fixedFees({ feePerDaGas: 0n, feePerL2Gas: 100n }),
+    constants: {
+      l1StartBlock: 0n,
+      l1GenesisTime: 1_000_000n,
+      slotDuration: 8,
+      epochDuration: 4,
+      ethereumSlotDuration: 2,
+      proofSubmissionEpochs: 1,
+      targetCommitteeSize: 4,
+      rollupManaLimit: 200_000_000,
+    },
+    maxTxCount: TX_MESSAGES + 100,
+    maxBytes: 1 << 30,
+  });
+  try {
+    const anchor = chain.getBlock(0)!.hash;
+    const wires = Array.from({ length: TX_MESSAGES }, (_, i) => {
+      const built = buildTx({
+        feePayer: payer!.address,
+        anchorBlockHash: anchor,
+        chainId: 31337,
+        version: 1,
+        expirationTimestamp: 2n ** 40n,
+        maxFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 1000n },
+        protocolNullifier: 0x10_0000n + BigInt(i),
+        noteHashes: [0x20_0000n + BigInt(i)],
+      });
+      return encodeTxMessage(built.tx, built.hash);
+    });
+    const bytes = wires.reduce((s, w) => s + w.length, 0) / wires.length;
+    const queue = new ValidationQueue({ maxPending: TX_MESSAGES, ratePerPeer: 1e9, burstPerPeer: 1e9 });
+    let accepted = 0;
+    let done = 0;
+    const t0 = performance.now();
+    await new Promise<void>((resolve) => {
+      for (const wire of wires) {
+        queue.offer({
+          priority: 'bulk',
+          peer: 'C',
+          run: async () => {
+            const m = decodeTxMessage(wire);
+            if ((await service.receiveFromPeer(m.tx, m.claimedHash)) === 'accept') accepted++;
+            if (++done === TX_MESSAGES) resolve();
+          },
+        });
+      }
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    check(accepted === TX_MESSAGES, `only ${accepted} of ${TX_MESSAGES} txs accepted`);
+    console.log(
+      `BENCH p2p.tx_validation messages=${TX_MESSAGES} bytes=${Math.round(bytes)} msgs_per_s=${Math.round(TX_MESSAGES / seconds)} us_each=${fmt((seconds * 1e6) / TX_MESSAGES, 0)}`,
+    );
+  } finally {
+    await worldState.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const benchStarted = performance.now();
 try {
   await gossip();
+  await receiveCapacity();
 } finally {
   await stopAll();
 }
+await txValidation();
 await attestations();
 clearTimeout(watchdog);
 log(`p2p bench: ${fmt((performance.now() - benchStarted) / 1000, 1)} s`);

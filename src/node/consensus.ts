@@ -119,15 +119,20 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     network.subscribe(TOPICS.blockProposal, (data, from) => client.onBlockProposal(data, from));
     network.subscribe(TOPICS.checkpointProposal, (data, from) => client.onCheckpointProposal(data, from));
     network.subscribe(TOPICS.attestation, (data, from) => client.onAttestation(data, from));
-    network.subscribe(TOPICS.tx, async (data) => {
-      let message: ReturnType<typeof decodeTxMessage>;
-      try {
-        message = decodeTxMessage(data);
-      } catch {
-        return 'reject';
-      }
-      return d.txs.receiveFromPeer(message.tx, message.claimedHash);
-    });
+    // Txs are bulk: validated after consensus messages, limited per peer, shed under a flood.
+    network.subscribe(
+      TOPICS.tx,
+      async (data) => {
+        let message: ReturnType<typeof decodeTxMessage>;
+        try {
+          message = decodeTxMessage(data);
+        } catch {
+          return 'reject';
+        }
+        return d.txs.receiveFromPeer(message.tx, message.claimedHash);
+      },
+      'bulk',
+    );
     d.txs.setGossip({
       announce: (tx, hash) => {
         network.publish(TOPICS.tx, encodeTxMessage(tx, hash)).catch((err) => {

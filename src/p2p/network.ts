@@ -1,9 +1,24 @@
 // The node's libp2p host: TCP + noise + yamux, gossipsub for txs, proposals and attestations, and
 // identify. Peers are found from a static bootstrap list (ENRs or multiaddrs) that is re-dialled
 // until connected, so nodes may start in any order and recover when a peer restarts.
+//
+// Gossip is unsigned, with ids derived from the content: what matters authenticates itself
+// (proposals and attestations carry validator signatures, txs their proofs), and a libp2p
+// signature per message cost ~1.5 ms of secp256k1 in JavaScript. Received messages are validated
+// asynchronously through a ValidationQueue (validation-queue.ts): consensus first and never
+// dropped, txs limited per peer and shed when the queue is full. A peer that sends invalid
+// messages loses score (gossipsub's P4) until it is graylisted, then it is disconnected and kept
+// out for a while; one that floods txs past its limit is pruned from the mesh.
 import './polyfill.js';
 import { privateKeyFromRaw } from '@libp2p/crypto/keys';
-import { type GossipSub, gossipsub, StrictSign, TopicValidatorResult } from '@libp2p/gossipsub';
+import {
+  type GossipSub,
+  type GossipsubMessage,
+  gossipsub,
+  StrictNoSign,
+  TopicValidatorResult,
+} from '@libp2p/gossipsub';
+import { createTopicScoreParams, type PeerScoreParams } from '@libp2p/gossipsub/score';
 import { identify } from '@libp2p/identify';
 import type { PeerId } from '@libp2p/interface';
 import { noise } from '@libp2p/noise';
@@ -12,10 +27,13 @@ import { tcp } from '@libp2p/tcp';
 import { yamux } from '@libp2p/yamux';
 import { type Multiaddr, multiaddr } from '@multiformats/multiaddr';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { createLibp2p, type Libp2p } from 'libp2p';
 import type { Logger } from 'pino';
 import type { StoreEnvironment } from '../store/environment.js';
 import { encodeEnr, multiaddrOfEnr } from './enr.js';
+import { PeerExchange } from './peer-exchange.js';
+import { type Priority, type QueueLimits, ValidationQueue } from './validation-queue.js';
 
 export interface P2PNetworkOptions {
   /** 32-byte secp256k1 key: the node identity, used for the libp2p peer id AND the ENR. */
@@ -32,6 +50,8 @@ export interface P2PNetworkOptions {
   topicPrefix: string;
   /** Default 50. */
   maxPeers?: number;
+  /** Limits on bulk (tx) gossip waiting for validation; defaults in validation-queue.ts. */
+  queueLimits?: Partial<QueueLimits>;
   logger: Logger;
 }
 
@@ -62,13 +82,45 @@ const VERDICTS: Record<GossipVerdict, TopicValidatorResult> = {
 const REDIAL_MIN_MS = 2_000;
 const REDIAL_MAX_MS = 10_000;
 const DIAL_TIMEOUT_MS = 5_000;
-// Each rejected message costs its sender 10 points of gossipsub score, halving every minute. With
-// the default thresholds (gossip -10, publish -50, graylist -80), two recent rejects stop gossip
-// with the peer and nine get everything it sends dropped.
-const REJECT_PENALTY = 10;
+// Scores (gossipsub's default thresholds: gossip -10, publish -50, graylist -80). An invalid
+// message costs its sender 10 × (invalid count)² on its topic (P4), decaying by 1% a second: two
+// recent ones stop gossip with the peer, three graylist it, and a graylisted peer is disconnected
+// and refused for BAN_MS. Tx messages past a peer's rate limit cost 0.01 each, down to
+// FLOOD_PENALTY_FLOOR, halving every minute: a negative score prunes the peer from the mesh and
+// stops gossip with it, but its proposals and attestations are still taken (it may be an honest
+// node whose clients send a flood).
+const INVALID_MESSAGE_WEIGHT = -10;
+const INVALID_MESSAGE_DECAY = 0.99;
+const FLOOD_PENALTY = 0.01;
+const FLOOD_PENALTY_FLOOR = -25;
 const PENALTY_HALF_LIFE_MS = 60_000;
+const GRAYLIST_THRESHOLD = -80;
+const BAN_MS = 10 * 60_000;
+const SCORE_CHECK_MS = 1000;
+// The message id: 20 bytes of SHA-256 over the topic and the data, so the same content has one id
+// whoever sends it.
+const ID_BYTES = 20;
 
-type Pubsub = GossipSub & { getScore?(peerId: string): number };
+/** The parts of the gossipsub class that its exported interface leaves out. */
+type Pubsub = GossipSub & {
+  getScore?(peerId: string): number;
+  readonly score: { readonly params: PeerScoreParams };
+  reportMessageValidationResult(
+    msgId: string,
+    propagationSource: string,
+    acceptance: TopicValidatorResult,
+  ): void;
+};
+
+type Handler = (data: Uint8Array, from: string) => GossipVerdict | Promise<GossipVerdict>;
+
+function messageId(topic: string, data: Uint8Array): Uint8Array {
+  const topicBytes = new TextEncoder().encode(topic);
+  const input = new Uint8Array(topicBytes.length + data.length);
+  input.set(topicBytes);
+  input.set(data, topicBytes.length);
+  return sha256(input).subarray(0, ID_BYTES);
+}
 
 function bootstrapPeer(entry: string): BootstrapPeer {
   const enr = entry.startsWith('enr:') ? entry : '';
@@ -84,8 +136,15 @@ export class P2PNetwork {
   readonly peerId: string;
   private readonly pubsub: Pubsub;
   private readonly penalties = new Map<string, { value: number; at: number }>();
+  private readonly handlers = new Map<string, { handler: Handler; priority: Priority; name: string }>();
+  private readonly queue: ValidationQueue;
+  /** Peers disconnected for their score, until when they are refused. */
+  private readonly banned = new Map<string, number>();
   private readonly redialTimer: NodeJS.Timeout;
+  private readonly scoreTimer: NodeJS.Timeout;
   private stopped = false;
+  /** Finds peers beyond the bootstrap list (peer-exchange.ts). */
+  private exchange: PeerExchange | undefined;
 
   private constructor(
     private readonly node: Libp2p<{ pubsub: GossipSub }>,
@@ -94,7 +153,9 @@ export class P2PNetwork {
     private readonly ownEnr: string,
   ) {
     this.peerId = node.peerId.toString();
-    this.pubsub = node.services.pubsub;
+    this.pubsub = node.services.pubsub as Pubsub;
+    this.queue = new ValidationQueue(o.queueLimits);
+    this.pubsub.addEventListener('gossipsub:message', (e) => this.received(e.detail));
     node.addEventListener('peer:connect', (e) => {
       const id = e.detail.toString();
       const b = this.bootstrap.find((p) => p.peerId.equals(e.detail));
@@ -108,6 +169,7 @@ export class P2PNetwork {
     });
     // unref: a forgotten stop() must not keep the process alive.
     this.redialTimer = setInterval(() => this.redial(), 500).unref();
+    this.scoreTimer = setInterval(() => this.disconnectGraylisted(), SCORE_CHECK_MS).unref();
     this.redial();
   }
 
@@ -133,17 +195,30 @@ export class P2PNetwork {
       connectionEncrypters: [noise()],
       streamMuxers: [yamux()],
       connectionManager: { maxConnections: o.maxPeers ?? 50 },
+      // Refuse peers disconnected for their score, for a while.
+      connectionGater: {
+        denyDialPeer: (peer) => network?.isBanned(peer.toString()) ?? false,
+        denyInboundEncryptedConnection: (peer) => network?.isBanned(peer.toString()) ?? false,
+      },
+      // A busy peer answers pings late: wait up to a minute before calling the connection dead
+      // (libp2p's default adapts from 5 s, and aborted every connection of a node behind on gossip).
+      connectionMonitor: { pingTimeout: { minTimeout: 10_000, maxTimeout: 60_000 } },
       services: {
         identify: identify(),
         pubsub: gossipsub({
-          globalSignaturePolicy: StrictSign,
+          globalSignaturePolicy: StrictNoSign,
+          msgIdFn: (msg) => messageId(msg.topic, msg.data),
+          asyncValidation: true,
           floodPublish: true,
           allowPublishToZeroTopicPeers: true,
+          // The same content has the same id: publishing it again is a no-op, not an error.
+          ignoreDuplicatePublishError: true,
           emitSelf: false,
           scoreParams: {
             appSpecificScore: (peer) => network?.penalty(peer) ?? 0,
             appSpecificWeight: 1,
           },
+          scoreThresholds: { graylistThreshold: GRAYLIST_THRESHOLD },
         }),
       },
     });
@@ -162,6 +237,8 @@ export class P2PNetwork {
       tcp: Number(port),
     });
     network = new P2PNetwork(node, o, bootstrap, enr);
+    network.exchange = new PeerExchange({ node, maxPeers: o.maxPeers ?? 50, logger: o.logger });
+    await network.exchange.start();
     o.logger.info({ peerId: network.peerId, addresses: network.multiaddrs, enr }, 'p2p started');
     return network;
   }
@@ -175,27 +252,91 @@ export class P2PNetwork {
     return this.node.getMultiaddrs().map((a) => a.toString());
   }
 
-  subscribe(
-    name: string,
-    handler: (data: Uint8Array, from: string) => GossipVerdict | Promise<GossipVerdict>,
-  ): void {
+  /**
+   * Handles the topic's messages. The handler's verdict decides forwarding: only accepted messages
+   * are passed on to our mesh or offered to others as gossip. `priority` 'bulk' (txs) puts them
+   * behind consensus messages, with per-peer limits (see ValidationQueue).
+   */
+  subscribe(name: string, handler: Handler, priority: Priority = 'consensus'): void {
     const topic = this.topic(name);
-    // The handler runs as gossipsub's topic validator, so its verdict decides forwarding:
-    // only accepted messages are passed on to our mesh or offered to others as gossip.
-    this.pubsub.topicValidators.set(topic, async (source, msg) => {
-      const from = msg.type === 'signed' ? msg.from.toString() : source.toString();
-      let verdict: GossipVerdict = 'ignore';
-      try {
-        verdict = await handler(msg.data, from);
-      } catch (err) {
-        this.o.logger.debug({ err, topic: name, from }, 'gossip handler failed; ignoring the message');
-      }
-      if (!Object.hasOwn(VERDICTS, verdict)) verdict = 'ignore';
-      // Penalise the peer that handed it to us: honest peers validate before forwarding.
-      if (verdict === 'reject') this.penalise(source.toString());
-      return VERDICTS[verdict];
+    this.handlers.set(topic, { handler, priority, name });
+    this.pubsub.score.params.topics[topic] = createTopicScoreParams({
+      topicWeight: 1,
+      timeInMeshWeight: 0.01,
+      timeInMeshQuantum: 1000,
+      timeInMeshCap: 300,
+      firstMessageDeliveriesWeight: 0.5,
+      firstMessageDeliveriesDecay: 0.9,
+      firstMessageDeliveriesCap: 20,
+      // Quiet topics (proposals come once a slot) must not count against a peer.
+      meshMessageDeliveriesWeight: 0,
+      meshFailurePenaltyWeight: 0,
+      invalidMessageDeliveriesWeight: INVALID_MESSAGE_WEIGHT,
+      invalidMessageDeliveriesDecay: INVALID_MESSAGE_DECAY,
     });
     this.pubsub.subscribe(topic);
+  }
+
+  /** Queue counters: consensus messages run, txs validated, txs dropped (rate-limited, queue full). */
+  get validationCounts() {
+    return { ...this.queue.counts, waiting: this.queue.size };
+  }
+
+  /** A message gossipsub took (new, well formed): validated through the queue, then reported. */
+  private received({ propagationSource, msgId, msg }: GossipsubMessage): void {
+    const source = propagationSource.toString();
+    const entry = this.handlers.get(msg.topic);
+    const report = (verdict: GossipVerdict) => {
+      // Penalised by gossipsub itself (P4): honest peers validate before forwarding.
+      this.pubsub.reportMessageValidationResult(msgId, source, VERDICTS[verdict]);
+    };
+    if (entry === undefined) {
+      report('ignore');
+      return;
+    }
+    const admission = this.queue.offer({
+      priority: entry.priority,
+      peer: source,
+      run: async () => {
+        let verdict: GossipVerdict = 'ignore';
+        try {
+          verdict = await entry.handler(msg.data, source);
+        } catch (err) {
+          this.o.logger.debug(
+            { err, topic: entry.name, from: source },
+            'gossip handler failed; ignoring the message',
+          );
+        }
+        report(Object.hasOwn(VERDICTS, verdict) ? verdict : 'ignore');
+      },
+    });
+    if (admission === 'rate-limited') {
+      this.penalise(source, FLOOD_PENALTY, FLOOD_PENALTY_FLOOR);
+      report('ignore');
+    } else if (admission === 'full') report('ignore');
+  }
+
+  isBanned(peer: string): boolean {
+    const until = this.banned.get(peer);
+    if (until === undefined) return false;
+    if (Date.now() < until) return true;
+    this.banned.delete(peer);
+    return false;
+  }
+
+  /** Disconnects graylisted peers and refuses them for BAN_MS. */
+  private disconnectGraylisted(): void {
+    for (const peer of this.node.getPeers()) {
+      const id = peer.toString();
+      const score = this.pubsub.getScore?.(id) ?? 0;
+      if (score > GRAYLIST_THRESHOLD || this.isBanned(id)) continue;
+      this.banned.set(id, Date.now() + BAN_MS);
+      this.o.logger.warn(
+        { peer: id, score: Math.round(score) },
+        `disconnecting a peer graylisted for its messages, for ${BAN_MS / 60_000} minutes`,
+      );
+      this.node.hangUp(peer).catch(() => {});
+    }
   }
 
   async publish(name: string, data: Uint8Array): Promise<number> {
@@ -235,6 +376,8 @@ export class P2PNetwork {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.redialTimer);
+    clearInterval(this.scoreTimer);
+    await this.exchange?.stop();
     await this.node.stop();
   }
 
@@ -266,8 +409,8 @@ export class P2PNetwork {
     }
   }
 
-  private penalise(peer: string): void {
-    this.penalties.set(peer, { value: this.penalty(peer) - REJECT_PENALTY, at: Date.now() });
+  private penalise(peer: string, amount: number, floor: number): void {
+    this.penalties.set(peer, { value: Math.max(floor, this.penalty(peer) - amount), at: Date.now() });
   }
 
   /** The peer's current (negative, decaying) penalty, fed to gossipsub as its app-specific score. */

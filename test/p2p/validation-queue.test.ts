@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type ValidationJob, ValidationQueue } from '../../src/p2p/validation-queue.js';
+
+/** A job whose handler waits until released; records when it ran. */
+function job(priority: 'consensus' | 'bulk', peer: string, ran: string[], label: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const j: ValidationJob & { release: () => void } = {
+    priority,
+    peer,
+    run: async () => {
+      ran.push(label);
+      await gate;
+    },
+    release: () => release(),
+  };
+  return j;
+}
+
+const tick = () => new Promise<void>((r) => setImmediate(r));
+
+describe('gossip validation queue', () => {
+  test('consensus messages run at once and are never refused, however full the bulk queue is', async () => {
+    const ran: string[] = [];
+    const q = new ValidationQueue({ maxPending: 2, concurrency: 1, ratePerPeer: 1000, burstPerPeer: 1000 });
+    const bulk = Array.from({ length: 5 }, (_, i) => job('bulk', 'p', ran, `tx${i}`));
+    const admissions = bulk.map((j) => q.offer(j));
+    assert.deepEqual(admissions, ['run', 'queued', 'queued', 'full', 'full']);
+    for (let i = 0; i < 10; i++) assert.equal(q.offer(job('consensus', 'p', ran, `c${i}`)), 'run');
+    assert.deepEqual(ran.slice(0, 11), ['tx0', 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9']);
+    assert.equal(q.counts.consensus, 10);
+    assert.equal(q.counts.full, 2);
+    for (const j of bulk) j.release();
+    while (q.size > 0 || ran.length < 13) await tick();
+    assert.deepEqual(ran.slice(11), ['tx1', 'tx2']);
+    assert.equal(q.counts.highWater, 2);
+  });
+
+  test('bulk jobs run `concurrency` at a time, in order, with the event loop served in between', async () => {
+    const ran: string[] = [];
+    const q = new ValidationQueue({ maxPending: 100, concurrency: 2 });
+    const jobs = Array.from({ length: 6 }, (_, i) => job('bulk', `p${i}`, ran, `tx${i}`));
+    for (const j of jobs) q.offer(j);
+    await tick();
+    assert.deepEqual(ran, ['tx0', 'tx1'], 'two running');
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    jobs[0]!.release();
+    jobs[1]!.release();
+    await new Promise((r) => setTimeout(r, 5));
+    assert.ok(timerRan);
+    assert.deepEqual(ran, ['tx0', 'tx1', 'tx2', 'tx3']);
+    for (const j of jobs) j.release();
+    while (ran.length < 6) await tick();
+    assert.deepEqual(ran, ['tx0', 'tx1', 'tx2', 'tx3', 'tx4', 'tx5']);
+    assert.equal(q.counts.bulkRun, 6);
+  });
+
+  test('a peer past its rate is refused; others are not; its bucket refills with time', () => {
+    let now = 1_000_000;
+    const q = new ValidationQueue(
+      { maxPending: 1000, concurrency: 1, ratePerPeer: 10, burstPerPeer: 5 },
+      () => now,
+    );
+    const ran: string[] = [];
+    const offer = (peer: string) => q.offer(job('bulk', peer, ran, peer));
+    const flood = Array.from({ length: 8 }, () => offer('flooder'));
+    assert.equal(flood.filter((a) => a === 'rate-limited').length, 3, 'a burst of 5 allowed');
+    assert.notEqual(offer('honest'), 'rate-limited');
+    now += 200; // 10 a second: 2 more tokens
+    assert.notEqual(offer('flooder'), 'rate-limited');
+    assert.notEqual(offer('flooder'), 'rate-limited');
+    assert.equal(offer('flooder'), 'rate-limited');
+    assert.equal(q.counts.rateLimited, 4);
+    // Consensus messages are not counted against the rate.
+    assert.equal(q.offer(job('consensus', 'flooder', ran, 'c')), 'run');
+  });
+
+  test('property: admitted + refused = offered, waiting never exceeds maxPending, all admitted run', async () => {
+    for (let round = 0; round < 20; round++) {
+      const maxPending = 1 + Math.floor(Math.random() * 20);
+      const q = new ValidationQueue({ maxPending, concurrency: 1 + Math.floor(Math.random() * 4) });
+      let ran = 0;
+      let admitted = 0;
+      let refused = 0;
+      const offers = Math.floor(Math.random() * 200);
+      for (let i = 0; i < offers; i++) {
+        const a = q.offer({
+          priority: Math.random() < 0.1 ? 'consensus' : 'bulk',
+          peer: `p${i % 3}`,
+          run: async () => {
+            ran++;
+            if (Math.random() < 0.5) await tick();
+          },
+        });
+        if (a === 'full' || a === 'rate-limited') refused++;
+        else admitted++;
+        assert.ok(q.size <= maxPending);
+        if (Math.random() < 0.2) await tick();
+      }
+      while (ran < admitted) await tick();
+      assert.equal(admitted + refused, offers);
+      assert.equal(ran, admitted);
+      assert.equal(q.size, 0);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 // The node's libp2p host: TCP + noise + yamux, gossipsub for txs, proposals and attestations, and
 // identify. Peers are found from a static bootstrap list (ENRs or multiaddrs) that is re-dialled
-// until connected, so nodes may start in any order and recover when a peer restarts.
+// until connected, so nodes may start in any order and recover when a peer restarts, and then from
+// what connected peers know (peer-exchange.ts).
 //
 // Gossip is unsigned, with ids derived from the content: what matters authenticates itself
 // (proposals and attestations carry validator signatures, txs their proofs), and a libp2p

@@ -55,7 +55,14 @@ after(async () => {
 
 async function start(
   bootstrap: string[],
-  o: { key?: Uint8Array; port?: number; maxPeers?: number; verdict?: (data: string) => GossipVerdict } = {},
+  o: {
+    key?: Uint8Array;
+    port?: number;
+    maxPeers?: number;
+    verdict?: (data: string) => GossipVerdict;
+    /** Limits for the tx topic, then subscribed as bulk (as the node does). */
+    queueLimits?: P2PNetworkOptions['queueLimits'];
+  } = {},
 ): Promise<Node> {
   const logs: Node['logs'] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
@@ -68,18 +75,23 @@ async function start(
     bootstrap,
     topicPrefix: TOPIC_PREFIX,
     ...(o.maxPeers === undefined ? {} : { maxPeers: o.maxPeers }),
+    ...(o.queueLimits === undefined ? {} : { queueLimits: o.queueLimits }),
     logger,
   };
   const net = await P2PNetwork.start(options);
   running.push(net);
   const node: Node = { net, key, seen: [], logs };
   for (const topic of ['tx', 'block-proposal']) {
-    net.subscribe(topic, (data, from) => {
-      const text = Buffer.from(data).toString();
-      node.seen.push({ topic, data: text, from });
-      if (text.startsWith('boom')) throw new Error('handler exploded');
-      return o.verdict?.(text) ?? 'accept';
-    });
+    net.subscribe(
+      topic,
+      (data, from) => {
+        const text = Buffer.from(data).toString();
+        node.seen.push({ topic, data: text, from });
+        if (text.startsWith('boom')) throw new Error('handler exploded');
+        return o.verdict?.(text) ?? 'accept';
+      },
+      topic === 'tx' && o.queueLimits !== undefined ? 'bulk' : 'consensus',
+    );
   }
   return node;
 }
@@ -256,6 +268,55 @@ describe('multiaddr bootstrap and a restarting peer', () => {
     await publishUntilSent(b2, 'tx', data);
     await until('A and C received it', () => saw(a, data) && saw(c, data));
   });
+});
+
+describe('peers that misbehave', () => {
+  const scoreAt = (n: Node, peer: string) =>
+    (n.net.getPeers().find((p) => p.id === peer) as { score: number } | undefined)?.score;
+
+  test('a peer that sends invalid messages is graylisted, disconnected and refused', TIMEOUT, async () => {
+    const a = await start([], { verdict: (d) => (d.startsWith('bad') ? 'reject' : 'accept') });
+    const d = await start([a.net.enr]);
+    await until('D is connected to A', () => connected(a).includes(d.net.peerId));
+    await publishUntilSent(d, 'tx', unique('fine'));
+    for (let i = 0; i < 4 && connected(a).includes(d.net.peerId); i++) {
+      await d.net.publish('tx', Buffer.from(unique('bad')));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await until('A disconnects D', () => !connected(a).includes(d.net.peerId));
+    assert.ok(
+      a.logs.some(
+        (l) =>
+          l.level === 40 && l.msg.startsWith('disconnecting a peer graylisted') && l.peer === d.net.peerId,
+      ),
+    );
+    // D keeps dialling its bootstrap peer; A refuses it.
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.ok(!connected(a).includes(d.net.peerId), 'A let D back in');
+  });
+
+  test(
+    'a peer that floods txs past its rate is shed and loses score, but its consensus messages still count',
+    TIMEOUT,
+    async () => {
+      const a = await start([], { queueLimits: { ratePerPeer: 20, burstPerPeer: 20 } });
+      const d = await start([a.net.enr]);
+      await until('D is connected to A', () => connected(a).includes(d.net.peerId));
+      await publishUntilSent(d, 'tx', unique('first'));
+      const flood = Array.from({ length: 300 }, () => unique('flood'));
+      for (const data of flood) await d.net.publish('tx', Buffer.from(data));
+      await until('A shed most of the flood', () => a.net.validationCounts.rateLimited >= 200);
+      await until("D's score at A is negative", () => (scoreAt(a, d.net.peerId) ?? 0) < 0);
+      const taken = flood.filter((x) => saw(a, x)).length;
+      assert.ok(taken <= 40, `A took ${taken} of 300 flood messages at 20 a second`);
+      assert.ok((scoreAt(a, d.net.peerId) ?? 0) >= -25, 'a flood alone does not graylist');
+      // Still connected, and a proposal from D is taken at once.
+      assert.ok(connected(a).includes(d.net.peerId));
+      const proposal = unique('proposal');
+      await d.net.publish('block-proposal', Buffer.from(proposal));
+      await until('A took the proposal', () => saw(a, proposal, 'block-proposal'));
+    },
+  );
 });
 
 describe('standalone', () => {

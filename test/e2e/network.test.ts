@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { devAccounts, NodeClient, prepareTx, randomFr } from '../../src/client/index.js';
+import { buildTx, devAccounts, NodeClient, prepareTx, randomFr, toWire } from '../../src/client/index.js';
 import { type CairnProcess, followerFlags, startCairn } from '../helpers/process.js';
 import { call, result } from '../helpers/rpc.js';
 
@@ -210,6 +210,96 @@ describe('a three-node network on loopback', () => {
       [nodeA, nodeB, nodeC].map(async (n) => (await pub(n, 'svc_getBlock', [tip])).hash),
     );
     assert.equal(new Set(hashes).size, 1, `block ${tip}: ${hashes.join(' ')}`);
+  });
+
+  test('a burst of 5,000 txs from one peer costs no slot its quorum and loses no attestation', async () => {
+    const metric = async (n: CairnProcess, outcome: string) => {
+      const text = await (await fetch(`${n.adminUrl}/metrics`)).text();
+      const m = new RegExp(`^cairn_sequencer_outcomes_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(
+        text,
+      );
+      return m ? Number(m[1]) : 0;
+    };
+    const nodes = [nodeA, nodeB, nodeC];
+    const noQuorumBefore = await Promise.all(nodes.map((n) => metric(n, 'no-quorum')));
+    // 5,000 valid txs, built here with the chain's parameters fetched once.
+    const clientC = new NodeClient(nodeC.publicUrl);
+    const first = await prepareTx(clientC, { feePayer: payer!.address, protocolNullifier: randomFr() });
+    const { constants, expirationTimestamp } = first.tx.data;
+    const wires = [first.wire];
+    // Ten fee payers: one account's balance covers only so many pending txs.
+    const payers = devAccounts(10);
+    while (wires.length < 5000) {
+      const { tx } = buildTx({
+        feePayer: payers[wires.length % payers.length]!.address,
+        protocolNullifier: randomFr(),
+        anchorBlockHash: constants.anchorBlockHash,
+        chainId: constants.chainId,
+        version: constants.version,
+        expirationTimestamp,
+        maxFeesPerGas: constants.gasSettings.maxFeesPerGas,
+      });
+      wires.push(toWire(tx));
+    }
+    const fromCheckpoint = ((await pub(nodeA, 'svc_getCheckpointNumber')) as number) + 1;
+    // Sent to C as fast as it takes them, 50 to a batch, 4 batches at a time: C gossips each.
+    const batches: unknown[][] = [];
+    for (let i = 0; i < wires.length; i += 50)
+      batches.push(
+        wires
+          .slice(i, i + 50)
+          .map((w, j) => ({ jsonrpc: '2.0', id: i + j, method: 'svc_sendTx', params: [w] })),
+      );
+    let accepted = 0;
+    const refusals = new Map<string, number>();
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let batch = batches.shift(); batch !== undefined; batch = batches.shift()) {
+          const res = await fetch(nodeC.publicUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(batch),
+          });
+          for (const r of (await res.json()) as { error?: { message: string } }[]) {
+            if (r.error === undefined) accepted++;
+            else refusals.set(r.error.message, (refusals.get(r.error.message) ?? 0) + 1);
+          }
+        }
+      }),
+    );
+    assert.ok(accepted >= 4000, `C took ${accepted} of 5,000 txs: ${JSON.stringify([...refusals])}`);
+    // Four checkpoints after the burst: the slots while the others worked through it.
+    const toCheckpoint = fromCheckpoint + 4;
+    await until(
+      `checkpoint ${toCheckpoint}`,
+      async () => ((await pub(nodeA, 'svc_getCheckpointNumber')) >= toCheckpoint ? true : undefined),
+      180_000,
+    );
+    const noQuorumAfter = await Promise.all(nodes.map((n) => metric(n, 'no-quorum')));
+    assert.deepEqual(noQuorumAfter, noQuorumBefore, 'no proposal went without its quorum');
+    // Every checkpoint of the burst carries a quorum; every node's pool holds its proposal and the
+    // attestations of all six validators the nodes run (none lost on the way).
+    const ours = new Set([...a.addresses, ...b.addresses, ...c.addresses]);
+    for (let n = fromCheckpoint; n <= toCheckpoint; n++) {
+      const cp = await pub(nodeA, 'svc_getCheckpoint', [n, { includeAttestations: true }]);
+      const signed = (cp.attestations as { signature: string }[]).filter((x) => x.signature !== '0x');
+      assert.ok(signed.length >= 5, `checkpoint ${n}: ${signed.length} attestations, quorum 5`);
+      const slot = cp.header.slotNumber as number;
+      for (const node of nodes) {
+        const proposals = await pub(node, 'svc_getProposalsForSlot', [slot]);
+        assert.ok(proposals.checkpointProposals.length >= 1, `slot ${slot}: no proposal in a pool`);
+        // One attestation per validator and slot: distinct signatures are distinct attesters.
+        const signatures = new Set(
+          ((await pub(node, 'svc_getCheckpointAttestationsForSlot', [slot])) as { signature: string }[]).map(
+            (x) => x.signature,
+          ),
+        );
+        assert.ok(
+          signatures.size >= ours.size,
+          `slot ${slot}: ${signatures.size} of ${ours.size} attestations in a pool`,
+        );
+      }
+    }
   });
 
   test('the P2P queries answer from the attestation pool', async () => {

@@ -46,7 +46,7 @@ import {
   encodeTxMessage,
   TOPICS,
 } from '../src/validators/messages.js';
-import { fixedFees, openTxService } from '../test/mempool/fixture.js';
+import { fixedFees, openTxService, TEST_CONSTANTS } from '../test/mempool/fixture.js';
 import { check, fmt, log, percentile } from './chain-node.js';
 
 const LATENCY_MESSAGES = Number(process.env.BENCH_LATENCY_MESSAGES ?? 200);
@@ -436,16 +436,7 @@ async function txValidation(): Promise<void> {
   const { worldState, chain, service } = await openTxService(dir, {
     funded: [payer!],
     fees: fixedFees({ feePerDaGas: 0n, feePerL2Gas: 100n }),
-    constants: {
-      l1StartBlock: 0n,
-      l1GenesisTime: 1_000_000n,
-      slotDuration: 8,
-      epochDuration: 4,
-      ethereumSlotDuration: 2,
-      proofSubmissionEpochs: 1,
-      targetCommitteeSize: 4,
-      rollupManaLimit: 200_000_000,
-    },
+    constants: TEST_CONSTANTS,
     maxTxCount: TX_MESSAGES + 100,
     maxBytes: 1 << 30,
   });

@@ -8,26 +8,16 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { txMethods } from '../../src/api/txs.js';
 import { toHex32 } from '../../src/core/field.js';
-import type { L1RollupConstants } from '../../src/core/time.js';
 import { buildTx } from '../../src/core/tx-builder.js';
 import { fromTx } from '../../src/core/tx-codecs.js';
 import { devAccounts } from '../../src/execution/dev-accounts.js';
 import type { NodeApi } from '../../src/node/node-api.js';
 import { encodeResult, type RpcMethod } from '../../src/rpc/registry.js';
-import { fixedFees, openTxService, type TxServiceFixture } from '../mempool/fixture.js';
+import { fixedFees, openTxService, TEST_CONSTANTS, type TxServiceFixture } from '../mempool/fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-simulate-output-'));
 const [payer] = devAccounts(1);
-const constants: L1RollupConstants = {
-  l1StartBlock: 0n,
-  l1GenesisTime: 1_000_000n,
-  slotDuration: 8,
-  epochDuration: 4,
-  ethereumSlotDuration: 2,
-  proofSubmissionEpochs: 1,
-  targetCommitteeSize: 4,
-  rollupManaLimit: 200_000_000,
-};
+const constants = TEST_CONSTANTS;
 
 describe('the simulation output on the wire', () => {
   let fixture: TxServiceFixture;

@@ -13,25 +13,11 @@ import { DEPLOYED_CONTRACTS, followerArgs } from '../../scripts/follow.mjs';
 import { devAccounts, NodeClient, prepareTx, randomFr } from '../../src/client/index.js';
 import { type CairnProcess, slotStepper, startCairn } from '../helpers/process.js';
 import { result } from '../helpers/rpc.js';
+import { until } from '../helpers/until.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'cairn-follow-'));
 const [payer] = devAccounts(1);
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('followerArgs', () => {
   const info = {

@@ -7,13 +7,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { createTestClient, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { withAbsentContracts } from '../../src/l1/addresses.js';
 import { startAnvil } from '../../src/l1/anvil.js';
-import { DEFAULT_DEPLOYER_PRIVATE_KEY, deployL1Contracts } from '../../src/l1/deploy.js';
-import { CAIRN_BIN, startCairn } from '../helpers/process.js';
+import { deployOnExternalL1 } from '../helpers/l1.js';
+import { CAIRN_BIN, FREE_PORTS, startCairn } from '../helpers/process.js';
 import { result } from '../helpers/rpc.js';
+import { until } from '../helpers/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-l1-health-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,14 +26,6 @@ const ADDRESSES = JSON.stringify({
   feeJuicePortalAddress: '0x0000000000000000000000000000000000000006',
 });
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function status(url: string): Promise<{ code: number; body: Record<string, unknown> }> {
   const res = await fetch(`${url}/status`);
   return { code: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -46,10 +37,7 @@ describe('L1 health', () => {
       CAIRN_BIN,
       'start',
       '--ephemeral',
-      '--port',
-      '0',
-      '--admin-port',
-      '0',
+      ...FREE_PORTS,
       '--log-format',
       'pretty',
       '--l1-rpc-url',
@@ -79,21 +67,7 @@ describe('L1 health', () => {
     const stateFile = join(dir, 'external', 'state.json');
     let anvil = await startAnvil({ stateFile, chainId: 31337, stateIntervalSeconds: 1 });
     const port = anvil.port;
-    const testClient = createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) });
-    const deployed = await deployL1Contracts(
-      { rpcUrl: anvil.rpcUrl, mine: () => testClient.mine({ blocks: 1 }) },
-      {
-        slotDuration: 8,
-        epochDuration: 4,
-        proofSubmissionEpochs: 1,
-        targetCommitteeSize: 1,
-        manaTarget: 1000,
-        rollupVersion: 1,
-        genesisArchiveRoot: 0n,
-        proverAddress: privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY).address,
-        validators: [],
-      },
-    );
+    const deployed = await deployOnExternalL1(anvil.rpcUrl);
     const {
       stakingAssetAddress,
       coinIssuerAddress,

@@ -5,11 +5,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { createPublicClient, createTestClient, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { createPublicClient, http } from 'viem';
 import { startAnvil } from '../../src/l1/anvil.js';
-import { DEFAULT_DEPLOYER_PRIVATE_KEY, deployL1Contracts } from '../../src/l1/deploy.js';
-import { CAIRN_BIN, runCairn, startCairn } from '../helpers/process.js';
+import { deployOnExternalL1 } from '../helpers/l1.js';
+import { CAIRN_BIN, FREE_PORTS, runCairn, startCairn } from '../helpers/process.js';
 import { result } from '../helpers/rpc.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-l1-'));
@@ -59,12 +58,7 @@ describe('embedded L1', () => {
       'start',
       '--data-dir',
       dataDir,
-      '--port',
-      '0',
-      '--admin-port',
-      '0',
-      '--l1-port',
-      '0',
+      ...FREE_PORTS,
       '--log-format',
       'json',
     ]);
@@ -80,22 +74,8 @@ describe('embedded L1', () => {
 
   test('an external L1: its chain and the configured contracts', async () => {
     const anvil = await startAnvil({ stateFile: join(dir, 'external', 'state.json'), chainId: 31337 });
-    const testClient = createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) });
     try {
-      const deployed = await deployL1Contracts(
-        { rpcUrl: anvil.rpcUrl, mine: () => testClient.mine({ blocks: 1 }) },
-        {
-          slotDuration: 8,
-          epochDuration: 4,
-          proofSubmissionEpochs: 1,
-          targetCommitteeSize: 1,
-          manaTarget: 1000,
-          rollupVersion: 1,
-          genesisArchiveRoot: 0n,
-          proverAddress: privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY).address,
-          validators: [],
-        },
-      );
+      const deployed = await deployOnExternalL1(anvil.rpcUrl);
       const {
         stakingAssetAddress,
         coinIssuerAddress,

@@ -6,24 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type CairnProcess, followerFlags, startCairn } from '../helpers/process.js';
 import { result } from '../helpers/rpc.js';
+import { until } from '../helpers/until.js';
 
 const NODES = 6;
 const common = ['--clock', 'manual', '--p2p', '--p2p-port', '0', '--p2p-listen-host', '127.0.0.1'];
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe('six nodes that each know one bootstrap peer', { timeout: 120_000 }, () => {
   const nodes: CairnProcess[] = [];

@@ -14,6 +14,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { buildTx, devAccounts, NodeClient, prepareTx, randomFr, toWire } from '../../src/client/index.js';
 import { type CairnProcess, followerFlags, startCairn } from '../helpers/process.js';
 import { call, result } from '../helpers/rpc.js';
+import { until } from '../helpers/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-network-'));
 const SLOT = 6;
@@ -49,21 +50,6 @@ const nodeArgs = [
 ];
 const p2pArgs = ['--p2p', '--p2p-port', '0', '--p2p-listen-host', '127.0.0.1'];
 const [payer] = devAccounts(1);
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('a three-node network on loopback', () => {
   let nodeA: CairnProcess;

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CAIRN_BIN, type CairnProcess, runCairn, startCairn } from '../helpers/process.js';
+import { CAIRN_BIN, type CairnProcess, FREE_PORTS, runCairn, startCairn } from '../helpers/process.js';
 import { call, post, result } from '../helpers/rpc.js';
 
 /** The JSON log records of a node's output. */
@@ -200,12 +200,7 @@ describe('cairn start: configuration and lifecycle', () => {
     const res = await runCairn([
       'start',
       '--ephemeral',
-      '--port',
-      '0',
-      '--admin-port',
-      '0',
-      '--l1-port',
-      '0',
+      ...FREE_PORTS,
       '--ready-file',
       '/nonexistent-dir/ready.json',
       '--log-format',
@@ -227,12 +222,7 @@ describe('cairn start: configuration and lifecycle', () => {
         CAIRN_BIN,
         'start',
         '--ephemeral',
-        '--port',
-        '0',
-        '--admin-port',
-        '0',
-        '--l1-port',
-        '0',
+        ...FREE_PORTS,
         '--log-format',
         format,
         '--ready-file',

@@ -1,8 +1,10 @@
 // An embedded L1 (manual mining) with the rollup deployed, for tests of L1-facing components.
 import { join } from 'node:path';
-import type { Address } from 'viem';
+import { type Address, createTestClient, http } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { GENESIS_ARCHIVE_ROOT } from '../../src/core/block-header.js';
 import { connectEmbeddedL1, type L1Connection } from '../../src/l1/connect.js';
+import { DEFAULT_DEPLOYER_PRIVATE_KEY, deployL1Contracts } from '../../src/l1/deploy.js';
 
 /** Rollup parameters of test chains: 8-second slots, 4-slot epochs, a 4-member committee. */
 export const TEST_ROLLUP = {
@@ -37,5 +39,27 @@ export function startTestL1(
       fund: funded,
     },
     { info: () => {}, warn: () => {}, error: () => {} },
+  );
+}
+
+/**
+ * Deploys a rollup with no validators on an L1 the test runs itself (anvil at `rpcUrl`), as an
+ * operator would before pointing a node at it with --l1-rpc-url; the deployer's key proves.
+ */
+export function deployOnExternalL1(rpcUrl: string) {
+  const testClient = createTestClient({ mode: 'anvil', transport: http(rpcUrl) });
+  return deployL1Contracts(
+    { rpcUrl, mine: () => testClient.mine({ blocks: 1 }) },
+    {
+      slotDuration: 8,
+      epochDuration: 4,
+      proofSubmissionEpochs: 1,
+      targetCommitteeSize: 1,
+      manaTarget: 1000,
+      rollupVersion: 1,
+      genesisArchiveRoot: 0n,
+      proverAddress: privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY).address,
+      validators: [],
+    },
   );
 }

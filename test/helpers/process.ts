@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { result } from './rpc.js';
 
+/** Flags for a node on free ports: public, admin and the embedded L1's. */
+export const FREE_PORTS = ['--port', '0', '--admin-port', '0', '--l1-port', '0'];
+
 export const CAIRN_BIN = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
 
 export interface CairnProcess {
@@ -59,19 +62,7 @@ export async function startCairn(
 ): Promise<CairnProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
   const readyFile = join(dir, 'ready.json');
-  const args = [
-    'start',
-    '--ephemeral',
-    '--port',
-    '0',
-    '--admin-port',
-    '0',
-    '--l1-port',
-    '0',
-    '--ready-file',
-    readyFile,
-    ...extraArgs,
-  ];
+  const args = ['start', '--ephemeral', ...FREE_PORTS, '--ready-file', readyFile, ...extraArgs];
   const child = spawn(process.execPath, [...nodeFlags, CAIRN_BIN, ...args], {
     env: { ...process.env, ...env },
   });

@@ -18,6 +18,18 @@ export interface TxServiceFixture {
   service: TxService;
 }
 
+/** Rollup constants of a chain without L1: 8 s slots from L1 time 1,000,000, 4-slot epochs. */
+export const TEST_CONSTANTS: L1RollupConstants = {
+  l1StartBlock: 0n,
+  l1GenesisTime: 1_000_000n,
+  slotDuration: 8,
+  epochDuration: 4,
+  ethereumSlotDuration: 2,
+  proofSubmissionEpochs: 1,
+  targetCommitteeSize: 4,
+  rollupManaLimit: 200_000_000,
+};
+
 /** Fixed min fees; the next slot is the one `current` reports. */
 export function fixedFees(fees: GasFees, slot = 1): MinFeeSource {
   return {

@@ -12,28 +12,18 @@ import type { GasFees } from '../../src/core/block-header.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { NodeError } from '../../src/core/errors.js';
 import type { Fr } from '../../src/core/field.js';
-import type { L1RollupConstants } from '../../src/core/time.js';
 import { buildTx } from '../../src/core/tx-builder.js';
 import { devAccounts } from '../../src/execution/dev-accounts.js';
 import { FEE_JUICE_BALANCES_SLOT, feeJuiceBalanceSlot } from '../../src/execution/protocol-contracts.js';
 import { mapStorageSlot, readPublicData } from '../../src/execution/public-storage.js';
 import type { MinFeeSource, TxService } from '../../src/mempool/tx-service.js';
 import type { WorldState } from '../../src/world-state/world-state.js';
-import { openTxService } from './fixture.js';
+import { openTxService, TEST_CONSTANTS } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-simulate-'));
 const [funded] = devAccounts(1);
 const UNFUNDED: Fr = 0xabcdef0123n;
-const constants: L1RollupConstants = {
-  l1StartBlock: 0n,
-  l1GenesisTime: 1_000_000n,
-  slotDuration: 8,
-  epochDuration: 4,
-  ethereumSlotDuration: 2,
-  proofSubmissionEpochs: 1,
-  targetCommitteeSize: 4,
-  rollupManaLimit: 200_000_000,
-};
+const constants = TEST_CONSTANTS;
 const FEES: GasFees = { feePerDaGas: 0n, feePerL2Gas: 100n };
 const fees: MinFeeSource = {
   current: async () => ({ slot: 1, fees: FEES }),

@@ -10,7 +10,6 @@ import { after, before, describe, test } from 'node:test';
 import type { ChainStore } from '../../src/archiver/chain-store.js';
 import type { GasFees } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
-import type { L1RollupConstants } from '../../src/core/time.js';
 import { buildTx } from '../../src/core/tx-builder.js';
 import { BlockBuilder } from '../../src/execution/block-builder.js';
 import { devAccounts } from '../../src/execution/dev-accounts.js';
@@ -19,20 +18,11 @@ import { type MinFeeSource, TxService } from '../../src/mempool/tx-service.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import type { WorldState } from '../../src/world-state/world-state.js';
 import { silentLogger } from '../helpers/rpc.js';
-import { openTxService } from './fixture.js';
+import { openTxService, TEST_CONSTANTS } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-tx-service-'));
 const [payer] = devAccounts(1);
-const constants: L1RollupConstants = {
-  l1StartBlock: 0n,
-  l1GenesisTime: 1_000_000n,
-  slotDuration: 8,
-  epochDuration: 4,
-  ethereumSlotDuration: 2,
-  proofSubmissionEpochs: 1,
-  targetCommitteeSize: 4,
-  rollupManaLimit: 200_000_000,
-};
+const constants = TEST_CONSTANTS;
 const FEES: GasFees = { feePerDaGas: 0n, feePerL2Gas: 100n };
 
 /** Min fees without L1: a fixed fee, and a next slot the test moves. */

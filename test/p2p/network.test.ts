@@ -18,18 +18,10 @@ import {
   type PeerInfo,
 } from '../../src/p2p/network.js';
 import { openEnvironment } from '../../src/store/environment.js';
+import { until } from '../helpers/until.js';
 
 const TOPIC_PREFIX = '/cairn/31337/0xabc';
 const TIMEOUT = { timeout: 60_000 };
-
-/** Polls `check` until it returns true; fails with `what` after a generous deadline. */
-async function until(what: string, check: () => boolean, deadlineMs = 20_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!check()) {
-    if (Date.now() > end) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {

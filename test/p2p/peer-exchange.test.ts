@@ -24,6 +24,7 @@ import {
   MAX_ANSWER_PEERS,
   PEER_EXCHANGE_PROTOCOL,
 } from '../../src/p2p/peer-exchange.js';
+import { until } from '../helpers/until.js';
 
 const TIMEOUT = { timeout: 30_000 };
 
@@ -39,14 +40,6 @@ const running: { stop(): void | Promise<void> }[] = [];
 after(async () => {
   await Promise.all(running.map((n) => n.stop()));
 });
-
-async function until(what: string, check: () => boolean, deadlineMs = 20_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!check()) {
-    if (Date.now() > end) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function start(bootstrap: string[]): Promise<{ net: P2PNetwork; logs: Log[] }> {
   const logs: Log[] = [];

@@ -19,6 +19,19 @@ export interface MetricsSources {
   /** The L1 block the node has synced to. */
   l1Synced(): bigint;
   mempool(): { txs: number; bytes: number };
+  /** Whether L1 answers (the node's L1 health poll). */
+  l1Up?(): boolean;
+  /** With P2P on: connected peers, and the gossip validation queue's counters. */
+  p2p?(): { peers: number; gossip: GossipCounts };
+}
+
+/** Gossip messages by what became of them (src/p2p/validation-queue.ts). */
+export interface GossipCounts {
+  consensus: number;
+  bulkRun: number;
+  rateLimited: number;
+  full: number;
+  waiting: number;
 }
 
 const PREFIX = 'cairn_';
@@ -68,6 +81,50 @@ export class NodeMetrics {
         }
       },
     });
+    if (sources.l1Up !== undefined) {
+      const up = sources.l1Up;
+      new Gauge({
+        name: `${PREFIX}l1_up`,
+        help: 'Whether L1 answers: 0 after l1MaxFailedPolls failed polls in a row, 1 again once it answers',
+        registers,
+        collect() {
+          this.set(up() ? 1 : 0);
+        },
+      });
+    }
+    if (sources.p2p !== undefined) {
+      const p2p = sources.p2p;
+      new Gauge({
+        name: `${PREFIX}p2p_peers`,
+        help: 'Connected P2P peers',
+        registers,
+        collect() {
+          this.set(p2p().peers);
+        },
+      });
+      new Counter({
+        name: `${PREFIX}p2p_gossip_messages_total`,
+        help: 'Gossip messages received, by what became of them: consensus (checked at once), validated (txs checked), rate_limited and queue_full (txs shed)',
+        labelNames: ['outcome'],
+        registers,
+        collect() {
+          const g = p2p().gossip;
+          this.reset();
+          this.inc({ outcome: 'consensus' }, g.consensus);
+          this.inc({ outcome: 'validated' }, g.bulkRun);
+          this.inc({ outcome: 'rate_limited' }, g.rateLimited);
+          this.inc({ outcome: 'queue_full' }, g.full);
+        },
+      });
+      new Gauge({
+        name: `${PREFIX}p2p_gossip_waiting`,
+        help: 'Tx gossip messages waiting for their checks',
+        registers,
+        collect() {
+          this.set(p2p().gossip.waiting);
+        },
+      });
+    }
     new Gauge({
       name: `${PREFIX}mempool_txs`,
       help: 'Pending txs in the mempool',

@@ -295,6 +295,18 @@ export class CairnNode implements NodeApi {
       if (prover === undefined)
         logger.warn('no prover key (proverPrivateKey): this node does not prove epochs');
 
+      // A plain request: viem's getBlockNumber shares one in-flight answer among its callers, which
+      // could hand the archiver a head read before the block it just mined.
+      const l1HeadNow = async () => BigInt(await l1!.client.request({ method: 'eth_blockNumber' }));
+      const l1Health = new L1Health({
+        rpcUrl: l1.rpcUrl,
+        latestBlock: l1HeadNow,
+        syncedBlock: () => archiver.syncProgress.l1Block,
+        maxFailedPolls: config.l1MaxFailedPolls,
+        logger: root.child({ component: 'l1' }),
+      });
+      const network = consensus.network;
+
       // The chain pass that runs them all.
       const metrics = new NodeMetrics({
         tips: () => {
@@ -309,9 +321,13 @@ export class CairnNode implements NodeApi {
             finalized: { block: t.finalized.block.number, checkpoint: t.finalized.checkpoint.number },
           };
         },
-        l1Head: async () => (await rollup.latestL1Block()).number,
+        l1Head: l1HeadNow,
         l1Synced: () => archiver.syncProgress.l1Block,
         mempool: () => ({ txs: txs.pendingCount, bytes: txs.pool.pendingBytes }),
+        l1Up: () => l1Health.reachable,
+        ...(network === undefined
+          ? {}
+          : { p2p: () => ({ peers: network.getPeers(false).length, gossip: network.validationCounts }) }),
       });
       worldState.onCommitted = (ms) => metrics.observeCommit(ms);
       const driver = new ChainDriver({
@@ -375,15 +391,6 @@ export class CairnNode implements NodeApi {
         messages: new MessageQueries(chain, stateQueries, rollup, constants),
         validators: new ValidatorQueries(consensus, rollup, constants),
       };
-      const l1Health = new L1Health({
-        rpcUrl: l1.rpcUrl,
-        // A plain request: viem's getBlockNumber shares one in-flight answer among its callers,
-        // which could hand the archiver a head read before the block it just mined.
-        latestBlock: async () => BigInt(await l1!.client.request({ method: 'eth_blockNumber' })),
-        syncedBlock: () => archiver.syncProgress.l1Block,
-        maxFailedPolls: config.l1MaxFailedPolls,
-        logger: root.child({ component: 'l1' }),
-      });
       const lifecycle = new Lifecycle();
       const signatures = new FunctionSignatureBook(nodeStore);
       const info = new NodeStatus({

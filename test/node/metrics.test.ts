@@ -11,6 +11,8 @@ const metrics = new NodeMetrics({
   l1Head: async () => 10n,
   l1Synced: () => 9n,
   mempool: () => ({ txs: 5, bytes: 6000 }),
+  l1Up: () => false,
+  p2p: () => ({ peers: 2, gossip: { consensus: 7, bulkRun: 40, rateLimited: 3, full: 1, waiting: 5 } }),
 });
 
 const names = (text: string) => new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
@@ -33,6 +35,16 @@ describe('NodeMetrics', () => {
     for (const n of exposed)
       if (!n.startsWith('cairn_process') && !n.startsWith('cairn_nodejs'))
         assert.ok(documented.has(n), `${n} is not in docs/operations.md`);
+  });
+
+  test('L1 up and the P2P gossip counters come from their sources', async () => {
+    const text = await metrics.text();
+    assert.match(text, /^cairn_l1_up 0$/m);
+    assert.match(text, /^cairn_p2p_peers 2$/m);
+    assert.match(text, /^cairn_p2p_gossip_messages_total\{outcome="validated"\} 40$/m);
+    assert.match(text, /^cairn_p2p_gossip_messages_total\{outcome="rate_limited"\} 3$/m);
+    assert.match(text, /^cairn_p2p_gossip_messages_total\{outcome="queue_full"\} 1$/m);
+    assert.match(text, /^cairn_p2p_gossip_waiting 5$/m);
   });
 
   test('values come from the sources; the latency histogram is cumulative and ends with +Inf', async () => {

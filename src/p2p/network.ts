@@ -86,14 +86,14 @@ const DIAL_TIMEOUT_MS = 5_000;
 // Scores (gossipsub's default thresholds: gossip -10, publish -50, graylist -80). An invalid
 // message costs its sender 10 × (invalid count)² on its topic (P4), decaying by 1% a second: two
 // recent ones stop gossip with the peer, three graylist it, and a graylisted peer is disconnected
-// and refused for BAN_MS. Tx messages past a peer's rate limit cost 0.01 each, down to
-// FLOOD_PENALTY_FLOOR, halving every minute: a negative score prunes the peer from the mesh and
-// stops gossip with it, but its proposals and attestations are still taken (it may be an honest
-// node whose clients send a flood).
+// and refused for BAN_MS. Tx messages past a peer's rate limit cost it its share of the graylist
+// threshold such that FLOOD_BURSTS bursts' worth of them graylist it, halving every minute. A
+// burst past the limit (an honest node whose clients flood it) prunes the peer from the mesh and
+// stops gossip with it, but its proposals and attestations are still taken; a peer that keeps
+// flooding (20 × 4,000 txs past its limit within a minute or so) is disconnected.
 const INVALID_MESSAGE_WEIGHT = -10;
 const INVALID_MESSAGE_DECAY = 0.99;
-const FLOOD_PENALTY = 0.01;
-const FLOOD_PENALTY_FLOOR = -25;
+const FLOOD_BURSTS = 20;
 const PENALTY_HALF_LIFE_MS = 60_000;
 const GRAYLIST_THRESHOLD = -80;
 const BAN_MS = 10 * 60_000;
@@ -312,7 +312,7 @@ export class P2PNetwork {
       },
     });
     if (admission === 'rate-limited') {
-      this.penalise(source, FLOOD_PENALTY, FLOOD_PENALTY_FLOOR);
+      this.penalise(source, -GRAYLIST_THRESHOLD / (FLOOD_BURSTS * this.queue.limits.burstPerPeer));
       report('ignore');
     } else if (admission === 'full') report('ignore');
   }
@@ -410,8 +410,8 @@ export class P2PNetwork {
     }
   }
 
-  private penalise(peer: string, amount: number, floor: number): void {
-    this.penalties.set(peer, { value: Math.max(floor, this.penalty(peer) - amount), at: Date.now() });
+  private penalise(peer: string, amount: number): void {
+    this.penalties.set(peer, { value: this.penalty(peer) - amount, at: Date.now() });
   }
 
   /** The peer's current (negative, decaying) penalty, fed to gossipsub as its app-specific score. */

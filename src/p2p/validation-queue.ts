@@ -54,7 +54,7 @@ const IDLE_BUCKET_MS = 60_000;
 const SLICE_MS = 4;
 
 export class ValidationQueue {
-  private readonly limits: QueueLimits;
+  readonly limits: QueueLimits;
   private readonly pending: ValidationJob[] = [];
   private head = 0;
   private running = 0;

@@ -288,25 +288,33 @@ describe('peers that misbehave', () => {
   });
 
   test(
-    'a peer that floods txs past its rate is shed and loses score, but its consensus messages still count',
+    'a peer that floods txs past its rate is shed and pruned, its consensus messages still count; one that keeps flooding is disconnected',
     TIMEOUT,
     async () => {
+      // 20 a second, bursts of 20: twenty bursts (400 messages) past the limit graylist a peer.
       const a = await start([], { queueLimits: { ratePerPeer: 20, burstPerPeer: 20 } });
       const d = await start([a.net.enr]);
       await until('D is connected to A', () => connected(a).includes(d.net.peerId));
       await publishUntilSent(d, 'tx', unique('first'));
-      const flood = Array.from({ length: 300 }, () => unique('flood'));
+      const flood = Array.from({ length: 100 }, () => unique('flood'));
       for (const data of flood) await d.net.publish('tx', Buffer.from(data));
-      await until('A shed most of the flood', () => a.net.validationCounts.rateLimited >= 200);
+      await until('A shed most of the flood', () => a.net.validationCounts.rateLimited >= 60);
       await until("D's score at A is negative", () => (scoreAt(a, d.net.peerId) ?? 0) < 0);
       const taken = flood.filter((x) => saw(a, x)).length;
-      assert.ok(taken <= 40, `A took ${taken} of 300 flood messages at 20 a second`);
-      assert.ok((scoreAt(a, d.net.peerId) ?? 0) >= -25, 'a flood alone does not graylist');
+      assert.ok(taken <= 40, `A took ${taken} of 100 flood messages at 20 a second`);
+      assert.ok((scoreAt(a, d.net.peerId) ?? 0) > -50, 'one burst past the limit is far from graylisted');
       // Still connected, and a proposal from D is taken at once.
       assert.ok(connected(a).includes(d.net.peerId));
       const proposal = unique('proposal');
       await d.net.publish('block-proposal', Buffer.from(proposal));
       await until('A took the proposal', () => saw(a, proposal, 'block-proposal'));
+      // Flooding on: graylisted, then disconnected.
+      for (let i = 0; i < 600 && connected(a).includes(d.net.peerId); i++)
+        await d.net.publish('tx', Buffer.from(unique('flood')));
+      await until('A disconnects D', () => !connected(a).includes(d.net.peerId));
+      assert.ok(
+        a.logs.some((l) => l.msg.startsWith('disconnecting a peer graylisted') && l.peer === d.net.peerId),
+      );
     },
   );
 });

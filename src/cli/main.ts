@@ -112,6 +112,13 @@ async function start(opts: Record<string, unknown>): Promise<void> {
     }
     process.exit(1);
   }
+  if (startup.signal.aborted) {
+    // The signal came as the last step (listening) finished: stop what started.
+    stopping = true;
+    await running.close().catch((err: unknown) => logger.error({ err }, 'error while shutting down'));
+    logger.info('start-up stopped; bye');
+    process.exit(startupExitCode);
+  }
   if (config.readyFile) writeReadyFile(config.readyFile, running);
 }
 

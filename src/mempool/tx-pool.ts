@@ -129,19 +129,6 @@ export class TxPool {
     }
   }
 
-  /**
-   * As batch, but the commit runs on lmdb-js's write thread, not the event loop; resolves once
-   * committed. The pool in memory holds the changes from when `fn` runs.
-   */
-  async batchInBackground<T>(fn: () => T): Promise<T> {
-    try {
-      return await this.#env.writeInBackground(fn);
-    } catch (err) {
-      this.#reload();
-      throw err;
-    }
-  }
-
   /** Forgets the pool in memory and reads it again from the store (after a failed commit). */
   #reload(): void {
     this.#entries.clear();

@@ -107,6 +107,8 @@ export const START_EXAMPLES: readonly StartExample[] = [
       '0',
       '--admin-port',
       '0',
+      '--l1-port',
+      '0',
       '--ready-file',
       'ready.json',
     ],

@@ -9,7 +9,8 @@
 // asynchronously through a ValidationQueue (validation-queue.ts): consensus first and never
 // dropped, txs limited per peer and shed when the queue is full. A peer that sends invalid
 // messages loses score (gossipsub's P4) until it is graylisted, then it is disconnected and kept
-// out for a while; one that floods txs past its limit is pruned from the mesh.
+// out for a while; one that floods txs past its limit is pruned from the mesh, and disconnected
+// too if it keeps on.
 import './polyfill.js';
 import { privateKeyFromRaw } from '@libp2p/crypto/keys';
 import {

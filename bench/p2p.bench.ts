@@ -10,9 +10,10 @@
 //   - receive capacity: one receiver alone on its core (bench/p2p-receiver.ts, a child process)
 //     while C (this thread) publishes 10,000 messages of 2 KiB on the tx topic as fast as it can:
 //     messages taken per second, those shed, and the receiver's busy time per message;
-//   - tx validation: what a node does with each tx message it takes (decodeTxMessage and
-//     TxService.receiveFromPeer: full validation and the pool), through a ValidationQueue as the
-//     network runs it, over 3,000 distinct valid txs against real stores;
+//   - tx validation: what a node does with each tx message it takes (the node's txGossipHandler:
+//     decoded and its hash started on the hash worker when queued, then full validation and the
+//     pool in turn), through a ValidationQueue as the network runs it, over 3,000 distinct valid
+//     txs against real stores;
 //   - attestations: decodeAttestation + attestationDigest + 2× signerOf (what onAttestation does
 //     besides the committee look-ups), one at a time on one core; and signDigest.
 // Prints one line per figure: `BENCH p2p.<name> key=value ...`.
@@ -35,13 +36,13 @@ import {
 import { FR_MODULUS } from '../src/core/field.js';
 import { buildTx } from '../src/core/tx-builder.js';
 import { devAccounts } from '../src/execution/dev-accounts.js';
+import { txGossipHandler } from '../src/node/consensus.js';
 import { P2PNetwork } from '../src/p2p/network.js';
 import { ValidationQueue } from '../src/p2p/validation-queue.js';
 import { attestationDigest, type Domain, signDigest, signerOf } from '../src/validators/committee.js';
 import {
   type CheckpointAttestation,
   decodeAttestation,
-  decodeTxMessage,
   encodeAttestation,
   encodeTxMessage,
   TOPICS,
@@ -457,17 +458,22 @@ async function txValidation(): Promise<void> {
     });
     const bytes = wires.reduce((s, w) => s + w.length, 0) / wires.length;
     const queue = new ValidationQueue({ maxPending: TX_MESSAGES, ratePerPeer: 1e9, burstPerPeer: 1e9 });
+    const handler = txGossipHandler(service);
     let accepted = 0;
     let done = 0;
     const t0 = performance.now();
     await new Promise<void>((resolve) => {
       for (const wire of wires) {
+        // As P2PNetwork does: prepared (decoded, hash started) when queued, handled in turn.
+        let prepared: ReturnType<typeof handler.prepare>;
         queue.offer({
           priority: 'bulk',
           peer: 'C',
+          prepare: () => {
+            prepared = handler.prepare(wire);
+          },
           run: async () => {
-            const m = decodeTxMessage(wire);
-            if ((await service.receiveFromPeer(m.tx, m.claimedHash)) === 'accept') accepted++;
+            if ((await handler.handle(prepared, 'C')) === 'accept') accepted++;
             if (++done === TX_MESSAGES) resolve();
           },
         });

@@ -6,6 +6,7 @@
 import { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS, type PrivateLog } from './block.js';
 import type { GasFees } from './block-header.js';
 import { type Fr, toBytes32 } from './field.js';
+import { poseidon2HashOffThread } from './hash/hash-worker.js';
 import { poseidon2Hash, poseidon2HashWithSeparator } from './hash/poseidon2.js';
 
 export type { GasFees };
@@ -226,6 +227,12 @@ export function computeTxHash(data: TxData): Fr {
   );
 }
 
+/** `computeTxHash(data)` on the hash worker thread, for callers that can wait for it. */
+export function computeTxHashOffThread(data: TxData): Promise<Fr> {
+  const separator = BigInt(hasPublicCalls(data) ? PUBLIC_TX_HASH_SEPARATOR : PRIVATE_TX_HASH_SEPARATOR);
+  return poseidon2HashOffThread([separator, ...txDataToFields(data)]);
+}
+
 /**
  * The canonical serialization: the data fields, then the proof, the class-log fields and the
  * calldata, each with a 4-byte big-endian length. Its length is the tx's size.
@@ -254,7 +261,15 @@ export function serializeTx(tx: Tx): Buffer {
   return Buffer.concat(chunks);
 }
 
-export const txSize = (tx: Tx): number => serializeTx(tx).length;
+/** `serializeTx(tx).length`, counted without building the bytes (every tx is sized on admission). */
+export function txSize(tx: Tx): number {
+  const fieldList = (count: number) => 4 + 32 * count;
+  let size = fieldList(txDataToFields(tx.data).length) + 4 + tx.proof.length + 4;
+  for (const log of tx.contractClassLogFields) size += fieldList(log.fields.length);
+  size += 4;
+  for (const call of tx.publicFunctionCalldata) size += fieldList(call.values.length) + 32;
+  return size;
+}
 
 /**
  * Gas of a tx's private part, derived from its side effects: the fixed overhead (higher when the

@@ -22,9 +22,25 @@ import { mapStorageSlot, type PublicStateJournal, publicDataLeafSlot } from './p
 export const FEE_JUICE_BALANCES_SLOT = 1n;
 const U128_MAX = (1n << 128n) - 1n;
 
+/** Fee payers seen lately and their balance slots: every tx checks its payer's balance, and a
+ * few payers (accounts sending many txs, fee-paying contracts) pay for most txs. Two Poseidon2
+ * hashes saved per hit; forgotten all at once when full. */
+const balanceSlots = new Map<Fr, Fr>();
+const BALANCE_SLOTS_KEPT = 4096;
+
 /** The public-data leaf slot of `owner`'s Fee Juice balance. */
-export const feeJuiceBalanceSlot = (owner: Fr): Fr =>
-  publicDataLeafSlot(PROTOCOL_CONTRACT_ADDRESSES.feeJuice, mapStorageSlot(FEE_JUICE_BALANCES_SLOT, owner));
+export function feeJuiceBalanceSlot(owner: Fr): Fr {
+  let slot = balanceSlots.get(owner);
+  if (slot === undefined) {
+    slot = publicDataLeafSlot(
+      PROTOCOL_CONTRACT_ADDRESSES.feeJuice,
+      mapStorageSlot(FEE_JUICE_BALANCES_SLOT, owner),
+    );
+    if (balanceSlots.size >= BALANCE_SLOTS_KEPT) balanceSlots.clear();
+    balanceSlots.set(owner, slot);
+  }
+  return slot;
+}
 
 /** A public call being executed. */
 export interface PublicCall {

@@ -14,7 +14,7 @@ import { refused, txRejected } from '../core/errors.js';
 import type { ManaUsageEstimate } from '../core/fee-math.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { epochOfSlot, type L1RollupConstants, slotStart } from '../core/time.js';
-import { type Gas, type Tx, txPriorityFee, txSize } from '../core/tx.js';
+import { computeTxHashOffThread, type Gas, type Tx, txPriorityFee, txSize } from '../core/tx.js';
 import type { PublicContracts } from '../execution/avm-calls.js';
 import {
   type ExecutionOptions,
@@ -224,10 +224,15 @@ export class TxService {
    * A tx from a peer: validated and pooled like a client's ('accept'), else dropped ('ignore').
    * A refusal is not held against the peer: fee floors and pool limits are each node's own, and
    * the tx may have been valid a moment ago. Gossipsub forwards accepted messages itself.
+   * `hash`: `computeTxHash(tx.data)` if the caller started it earlier (see txGossipHandler).
    */
-  async receiveFromPeer(tx: Tx, claimedHash: Fr | undefined): Promise<'accept' | 'ignore'> {
+  async receiveFromPeer(
+    tx: Tx,
+    claimedHash: Fr | undefined,
+    hash: Promise<Fr> = computeTxHashOffThread(tx.data),
+  ): Promise<'accept' | 'ignore'> {
     try {
-      this.accepted(await this.admitValid(tx, claimedHash));
+      this.accepted(await this.admitValid(tx, claimedHash, hash));
       return 'accept';
     } catch (err) {
       this.o.logger.debug(`tx from a peer not taken: ${(err as Error).message}`);
@@ -255,8 +260,14 @@ export class TxService {
     for (const listener of this.acceptedListeners) listener(hash);
   }
 
-  private async admitValid(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {
-    const { hash, ...result } = this.validator.validate(tx, claimedHash, await this.context(false));
+  /** `knownHash`: `computeTxHash(tx.data)`, computed on the hash worker unless the caller started it. */
+  private async admitValid(
+    tx: Tx,
+    claimedHash: Fr | undefined,
+    knownHash: Promise<Fr> = computeTxHashOffThread(tx.data),
+  ): Promise<Fr> {
+    const [computed, context] = await Promise.all([knownHash, this.context(false)]);
+    const { hash, ...result } = this.validator.validate(tx, claimedHash, context, { hash: computed });
     if (hash !== undefined && this.pool.status(hash) !== undefined) {
       throw refused(`tx ${toHex32(hash)} is already known`);
     }

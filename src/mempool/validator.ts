@@ -51,6 +51,8 @@ export interface ValidationOptions {
   isSimulation?: boolean;
   /** Fees per gas and the fee payer's balance are not checked. */
   skipFeeEnforcement?: boolean;
+  /** `computeTxHash(tx.data)`, when the caller has computed it already (off the event loop). */
+  hash?: Fr;
 }
 
 /** Checks a tx's proof. cairn's dev verifier accepts any non-empty proof. */
@@ -228,7 +230,7 @@ export class TxValidator {
     const invalid: string[] = [];
     const skipped: string[] = [];
     try {
-      const hash = computeTxHash(tx.data);
+      const hash = options.hash ?? computeTxHash(tx.data);
       const { data } = tx;
       const settings = data.constants.gasSettings;
 

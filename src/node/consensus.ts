@@ -4,13 +4,14 @@
 import type { Logger } from 'pino';
 import type { ChainReader, ProposedBlocks } from '../archiver/chain-reader.js';
 import type { Config } from '../config/settings.js';
-import { toHex32 } from '../core/field.js';
+import { type Fr, toHex32 } from '../core/field.js';
 import type { L1RollupConstants } from '../core/time.js';
+import { computeTxHashOffThread, type Tx } from '../core/tx.js';
 import type { L1Connection } from '../l1/connect.js';
 import type { RollupClient } from '../l1/rollup-client.js';
 import { SlasherClient } from '../l1/slasher-client.js';
 import type { TxService } from '../mempool/tx-service.js';
-import { loadOrCreatePeerKey, P2PNetwork } from '../p2p/network.js';
+import { loadOrCreatePeerKey, P2PNetwork, type StagedHandler } from '../p2p/network.js';
 import type { StoreEnvironment } from '../store/environment.js';
 import { AttestationPool } from '../validators/attestation-pool.js';
 import { CommitteeView, type Domain } from '../validators/committee.js';
@@ -23,6 +24,40 @@ import { EquivocationWatcher, OffenseStore } from '../validators/slashing.js';
 import { ValidatorStatsStore } from '../validators/stats.js';
 import { RECENT_SLOTS, ValidatorClient } from '../validators/validator-client.js';
 import type { WorldState } from '../world-state/world-state.js';
+
+/**
+ * The tx topic's handler: a tx is decoded and its hash started on the hash worker as soon as the
+ * queue takes it, so the worker hashes the txs waiting while this thread validates the ones ahead.
+ * A message that does not decode is rejected (it costs its sender score).
+ */
+export function txGossipHandler(
+  txs: Pick<TxService, 'receiveFromPeer'>,
+): StagedHandler<PreparedTx | undefined> {
+  return {
+    prepare: (data) => {
+      let message: ReturnType<typeof decodeTxMessage>;
+      try {
+        message = decodeTxMessage(data);
+      } catch {
+        return undefined;
+      }
+      const hash = computeTxHashOffThread(message.tx.data);
+      // Awaited when the tx's turn comes; a failure then is the tx's, not an unhandled rejection.
+      hash.catch(() => {});
+      return { ...message, hash };
+    },
+    handle: (prepared) =>
+      prepared === undefined
+        ? 'reject'
+        : txs.receiveFromPeer(prepared.tx, prepared.claimedHash, prepared.hash),
+  };
+}
+
+interface PreparedTx {
+  tx: Tx;
+  claimedHash: Fr | undefined;
+  hash: Promise<Fr>;
+}
 
 export interface Consensus {
   committee: CommitteeView;
@@ -120,19 +155,7 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     network.subscribe(TOPICS.checkpointProposal, (data, from) => client.onCheckpointProposal(data, from));
     network.subscribe(TOPICS.attestation, (data, from) => client.onAttestation(data, from));
     // Txs are bulk: validated after consensus messages, limited per peer, shed under a flood.
-    network.subscribe(
-      TOPICS.tx,
-      async (data) => {
-        let message: ReturnType<typeof decodeTxMessage>;
-        try {
-          message = decodeTxMessage(data);
-        } catch {
-          return 'reject';
-        }
-        return d.txs.receiveFromPeer(message.tx, message.claimedHash);
-      },
-      'bulk',
-    );
+    network.subscribe(TOPICS.tx, txGossipHandler(d.txs), 'bulk');
     d.txs.setGossip({
       announce: (tx, hash) => {
         network.publish(TOPICS.tx, encodeTxMessage(tx, hash)).catch((err) => {

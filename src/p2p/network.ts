@@ -116,6 +116,21 @@ type Pubsub = GossipSub & {
 
 type Handler = (data: Uint8Array, from: string) => GossipVerdict | Promise<GossipVerdict>;
 
+/**
+ * A handler in two steps: `prepare` runs as soon as the queue takes the message, so work it starts
+ * elsewhere (a tx's hash on another thread) overlaps the messages ahead of it; `handle` runs when
+ * the message's turn comes. A `prepare` that throws makes the message ignored.
+ */
+export interface StagedHandler<P> {
+  prepare(data: Uint8Array): P;
+  handle(prepared: P, from: string): GossipVerdict | Promise<GossipVerdict>;
+}
+
+const staged = (handler: Handler): StagedHandler<Uint8Array> => ({
+  prepare: (data) => data,
+  handle: (data, from) => handler(data, from),
+});
+
 function messageId(topic: string, data: Uint8Array): Uint8Array {
   const topicBytes = new TextEncoder().encode(topic);
   const input = new Uint8Array(topicBytes.length + data.length);
@@ -138,7 +153,10 @@ export class P2PNetwork {
   readonly peerId: string;
   private readonly pubsub: Pubsub;
   private readonly penalties = new Map<string, { value: number; at: number }>();
-  private readonly handlers = new Map<string, { handler: Handler; priority: Priority; name: string }>();
+  private readonly handlers = new Map<
+    string,
+    { handler: StagedHandler<unknown>; priority: Priority; name: string }
+  >();
   private readonly queue: ValidationQueue;
   /** Peers disconnected for their score, until when they are refused. */
   private readonly banned = new Map<string, number>();
@@ -259,9 +277,10 @@ export class P2PNetwork {
    * are passed on to our mesh or offered to others as gossip. `priority` 'bulk' (txs) puts them
    * behind consensus messages, with per-peer limits (see ValidationQueue).
    */
-  subscribe(name: string, handler: Handler, priority: Priority = 'consensus'): void {
+  subscribe<P>(name: string, handler: Handler | StagedHandler<P>, priority: Priority = 'consensus'): void {
     const topic = this.topic(name);
-    this.handlers.set(topic, { handler, priority, name });
+    const steps = (typeof handler === 'function' ? staged(handler) : handler) as StagedHandler<unknown>;
+    this.handlers.set(topic, { handler: steps, priority, name });
     this.pubsub.score.params.topics[topic] = createTopicScoreParams({
       topicWeight: 1,
       timeInMeshWeight: 0.01,
@@ -296,13 +315,21 @@ export class P2PNetwork {
       report('ignore');
       return;
     }
+    let prepared: { value: unknown } | undefined;
     const admission = this.queue.offer({
       priority: entry.priority,
       peer: source,
+      prepare: () => {
+        try {
+          prepared = { value: entry.handler.prepare(msg.data) };
+        } catch (err) {
+          this.o.logger.debug({ err, topic: entry.name, from: source }, 'gossip message not prepared');
+        }
+      },
       run: async () => {
         let verdict: GossipVerdict = 'ignore';
         try {
-          verdict = await entry.handler(msg.data, source);
+          if (prepared !== undefined) verdict = await entry.handler.handle(prepared.value, source);
         } catch (err) {
           this.o.logger.debug(
             { err, topic: entry.name, from: source },

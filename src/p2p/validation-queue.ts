@@ -11,6 +11,8 @@ export interface ValidationJob {
   priority: Priority;
   /** The peer that handed us the message. */
   peer: string;
+  /** Called once when the queue takes the job (not for a dropped one), before it waits; never throws. */
+  prepare?(): void;
   /** Runs the handler and reports its verdict; never rejects. */
   run(): Promise<void>;
 }
@@ -82,6 +84,7 @@ export class ValidationQueue {
   offer(job: ValidationJob): Admission {
     if (job.priority === 'consensus') {
       this.counts.consensus++;
+      job.prepare?.();
       void job.run();
       return 'run';
     }
@@ -93,6 +96,7 @@ export class ValidationQueue {
       this.counts.full++;
       return 'full';
     }
+    job.prepare?.();
     this.pending.push(job);
     this.counts.highWater = Math.max(this.counts.highWater, this.size);
     if (this.running < this.limits.concurrency) {

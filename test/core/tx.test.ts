@@ -378,6 +378,27 @@ describe('serializeTx and txSize', () => {
     assert.equal(txSize(tx), bytes.length);
   });
 
+  test('txSize is the length of serializeTx for txs of every shape', () => {
+    const specs = [
+      katSpec(),
+      { ...katSpec(), proof: new Uint8Array(777) },
+      { ...katSpec(), noteHashes: Array.from({ length: 9 }, (_, i) => BigInt(i + 1)) },
+      { ...katSpec(), publicCalls: [{ contractAddress: 5n, selector: 1, args: [1n, 2n, 3n] }] },
+      {
+        ...katSpec(),
+        publicCalls: [
+          { contractAddress: 5n, selector: 1, args: [] },
+          { contractAddress: 6n, selector: 2, args: Array.from({ length: 40 }, (_, i) => BigInt(i)) },
+        ],
+        contractClassLogs: [{ contractAddress: 3n, fields: [1n, 2n] }],
+      },
+    ];
+    for (const spec of specs) {
+      const { tx } = buildTx(spec);
+      assert.equal(txSize(tx), serializeTx(tx).length);
+    }
+  });
+
   test('class-log fields and calldata (values and hash) are counted', () => {
     const base = buildTx(katSpec()).tx;
     const withCall = buildTx({

@@ -57,6 +57,28 @@ describe('gossip validation queue', () => {
     assert.equal(q.counts.bulkRun, 6);
   });
 
+  test('prepare runs once, when a job is taken (before it waits), and never for a refused one', async () => {
+    const events: string[] = [];
+    const q = new ValidationQueue({ maxPending: 2, concurrency: 1, ratePerPeer: 1000, burstPerPeer: 1000 });
+    const jobs = Array.from({ length: 4 }, (_, i) => {
+      const j = job('bulk', 'p', events, `run${i}`);
+      return { ...j, prepare: () => events.push(`prepare${i}`) };
+    });
+    assert.deepEqual(
+      jobs.map((j) => q.offer(j)),
+      ['run', 'queued', 'queued', 'full'],
+    );
+    // All taken jobs are prepared at once, while only the first runs.
+    assert.deepEqual(events, ['prepare0', 'run0', 'prepare1', 'prepare2']);
+    const consensus = { ...job('consensus', 'p', events, 'runC'), prepare: () => events.push('prepareC') };
+    q.offer(consensus);
+    assert.deepEqual(events.slice(4), ['prepareC', 'runC']);
+    for (const j of [...jobs, consensus]) j.release();
+    while (events.length < 8) await tick();
+    assert.deepEqual(events.slice(6), ['run1', 'run2']);
+    assert.ok(!events.includes('prepare3'));
+  });
+
   test('a peer past its rate is refused; others are not; its bucket refills with time', () => {
     let now = 1_000_000;
     const q = new ValidationQueue(

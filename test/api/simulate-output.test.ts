@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { txMethods } from '../../src/api/txs.js';
 import { toHex32 } from '../../src/core/field.js';
-import { buildTx } from '../../src/core/tx-builder.js';
 import { fromTx } from '../../src/core/tx-codecs.js';
 import { devAccounts } from '../../src/execution/dev-accounts.js';
 import type { NodeApi } from '../../src/node/node-api.js';
 import { encodeResult, type RpcMethod } from '../../src/rpc/registry.js';
+import { simplePrivateTx } from '../helpers/txs.js';
 import { fixedFees, openTxService, TEST_CONSTANTS, type TxServiceFixture } from '../mempool/fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-simulate-output-'));
@@ -41,15 +41,10 @@ describe('the simulation output on the wire', () => {
   /** A fresh private tx from the funded payer, as the handlers receive it (decoded). */
   const wireTx = () => {
     nullifier += 1n;
-    const { tx, hash } = buildTx({
+    const { tx, hash } = simplePrivateTx({
       feePayer: payer!.address,
       anchorBlockHash: fixture.chain.getBlock(0)!.hash,
-      chainId: 31337,
-      version: 1,
-      expirationTimestamp: 2n ** 40n,
-      maxFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 1000n },
-      protocolNullifier: nullifier,
-      noteHashes: [nullifier + 1n],
+      nullifier,
     });
     return fromTx(tx, hash);
   };

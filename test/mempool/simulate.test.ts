@@ -12,12 +12,12 @@ import type { GasFees } from '../../src/core/block-header.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { NodeError } from '../../src/core/errors.js';
 import type { Fr } from '../../src/core/field.js';
-import { buildTx } from '../../src/core/tx-builder.js';
 import { devAccounts } from '../../src/execution/dev-accounts.js';
 import { FEE_JUICE_BALANCES_SLOT, feeJuiceBalanceSlot } from '../../src/execution/protocol-contracts.js';
 import { mapStorageSlot, readPublicData } from '../../src/execution/public-storage.js';
 import type { MinFeeSource, TxService } from '../../src/mempool/tx-service.js';
 import type { WorldState } from '../../src/world-state/world-state.js';
+import { simplePrivateTx } from '../helpers/txs.js';
 import { openTxService, TEST_CONSTANTS } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-simulate-'));
@@ -58,16 +58,7 @@ describe('simulatePublicCalls with public storage overrides', () => {
 
   const txFrom = (feePayer: Fr) => {
     nullifier += 1n;
-    return buildTx({
-      feePayer,
-      anchorBlockHash: chain.getBlock(0)!.hash,
-      chainId: 31337,
-      version: 1,
-      expirationTimestamp: 2n ** 40n,
-      maxFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 1000n },
-      protocolNullifier: nullifier,
-      noteHashes: [nullifier + 1n],
-    }).tx;
+    return simplePrivateTx({ feePayer, anchorBlockHash: chain.getBlock(0)!.hash, nullifier }).tx;
   };
 
   /** The balance the simulated tx leaves its payer with: the fee payment's public data write. */

@@ -2,10 +2,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Fr } from '../../src/core/field.js';
 import { computeTxHash, type Tx } from '../../src/core/tx.js';
-import { buildTx } from '../../src/core/tx-builder.js';
 import { txGossipHandler } from '../../src/node/consensus.js';
 import { encodeTxMessage } from '../../src/validators/messages.js';
+import { simplePrivateTx } from '../helpers/txs.js';
 
+/** A valid tx: `nullifier` makes it distinct. */
+const sampleTx = (nullifier: bigint) =>
+  simplePrivateTx({ feePayer: 0x1234n, anchorBlockHash: 7n, nullifier });
+
+/** A TxService stand-in that records what reaches it and answers `verdict`. */
 function recorder(verdict: 'accept' | 'ignore') {
   const calls: { tx: Tx; claimedHash: Fr | undefined; hash: Promise<Fr> | undefined }[] = [];
   return {
@@ -18,16 +23,7 @@ function recorder(verdict: 'accept' | 'ignore') {
 }
 
 test('the tx topic handler decodes a tx when it is queued, hashes it meanwhile, and hands both on', async () => {
-  const built = buildTx({
-    feePayer: 0x1234n,
-    anchorBlockHash: 7n,
-    chainId: 31337,
-    version: 1,
-    expirationTimestamp: 2n ** 40n,
-    maxFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 1000n },
-    protocolNullifier: 0x10_0001n,
-    noteHashes: [0x20_0001n],
-  });
+  const built = sampleTx(0x10_0001n);
   const txs = recorder('accept');
   const handler = txGossipHandler(txs);
   const prepared = handler.prepare(encodeTxMessage(built.tx, built.hash));
@@ -51,15 +47,7 @@ test('a tx message that does not decode is rejected without reaching the pool', 
 });
 
 test("the pool's refusal is passed on as the verdict", async () => {
-  const built = buildTx({
-    feePayer: 0x1234n,
-    anchorBlockHash: 7n,
-    chainId: 31337,
-    version: 1,
-    expirationTimestamp: 2n ** 40n,
-    maxFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 1000n },
-    protocolNullifier: 0x10_0002n,
-  });
+  const built = sampleTx(0x10_0003n);
   const handler = txGossipHandler(recorder('ignore'));
   assert.equal(
     await handler.handle(handler.prepare(encodeTxMessage(built.tx, built.hash)), 'peer'),

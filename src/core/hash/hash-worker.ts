@@ -1,6 +1,6 @@
 // Poseidon2 hashes computed on a worker thread, for callers that can wait: a tx's hash is half of
-// the time it takes to validate (~220 µs of ~450 µs), and txs from peers or clients are validated
-// many at once. Requests made before the event loop's next turn travel to the worker as one
+// the time it takes to validate (~220 µs of ~450 µs), and txs from peers arrive many at once
+// (src/node/consensus.ts, txGossipHandler). Requests made before the event loop's next turn travel to the worker as one
 // message. Without the native addon or a second core, or after the worker fails, the hashes are
 // computed here instead, with the same results.
 import { availableParallelism } from 'node:os';

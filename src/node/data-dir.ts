@@ -32,9 +32,23 @@ const heldHere = new Set<string>();
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A killed process stays in the process table until its parent reaps it, and in a container
+ * whose init does not reap, that can take a while: it answers kill(pid, 0) but holds nothing.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ...", comm may hold spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false; // no /proc (not Linux), or the process just went: kill(pid, 0) decided
   }
 }
 

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openDataDir } from '../../src/node/data-dir.js';
+import { until } from '../helpers/until.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cairn-datadir-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -36,6 +39,24 @@ describe('data directory', () => {
     writeFileSync(join(reopened, 'cairn.lock'), '999999999');
     const dir = openDataDir(reopened, false);
     assert.equal(dir.uncleanShutdownOf, 999999999);
+    dir.release();
+  });
+
+  test('a lock held by a killed process its parent has not reaped yet (a zombie) is stale', async (t) => {
+    if (!existsSync('/proc/self/stat')) return t.skip('no /proc on this system');
+    // The shell starts a child, kills it and becomes a sleep that never reaps it: a zombie, which
+    // answers kill(pid, 0) though it holds nothing (so after a kill -9 in a container whose init
+    // does not reap, the node could not start again).
+    const parent = spawn('sh', ['-c', 'sleep 30 & pid=$!; kill -9 $pid; echo $pid; exec sleep 10']);
+    t.after(() => parent.kill('SIGKILL'));
+    const [line] = await once(parent.stdout, 'data');
+    const zombie = Number.parseInt(String(line), 10);
+    await until('the child to be a zombie', () => /\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'utf8')), 5_000, 20);
+    const path = join(root, 'zombie');
+    openDataDir(path, false).release();
+    writeFileSync(join(path, 'cairn.lock'), String(zombie));
+    const dir = openDataDir(path, false);
+    assert.equal(dir.uncleanShutdownOf, zombie);
     dir.release();
   });
 

@@ -51,7 +51,12 @@ describe('data directory', () => {
     t.after(() => parent.kill('SIGKILL'));
     const [line] = await once(parent.stdout, 'data');
     const zombie = Number.parseInt(String(line), 10);
-    await until('the child to be a zombie', () => /\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'utf8')), 5_000, 20);
+    await until(
+      'the child to be a zombie',
+      () => /\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'utf8')),
+      5_000,
+      20,
+    );
     const path = join(root, 'zombie');
     openDataDir(path, false).release();
     writeFileSync(join(path, 'cairn.lock'), String(zombie));

@@ -16,7 +16,8 @@
 //     txs against real stores;
 //   - attestations: decodeAttestation + attestationDigest + 2× signerOf (what onAttestation does
 //     besides the committee look-ups), one at a time on one core; and signDigest.
-// Prints one line per figure: `BENCH p2p.<name> key=value ...`.
+// Prints one line per figure: `BENCH p2p.<name> key=value ...`. BENCH_ONLY=<part>[,<part>] runs only
+// those parts: gossip (latency, throughput, consensus during the flood), capacity, tx, attestations.
 //   node --import tsx bench/p2p.bench.ts
 import '../src/p2p/polyfill.js';
 import { fork } from 'node:child_process';
@@ -490,14 +491,16 @@ async function txValidation(): Promise<void> {
   }
 }
 
+const ONLY = process.env.BENCH_ONLY?.split(',').map((part) => part.trim());
+const runs = (part: string) => ONLY === undefined || ONLY.includes(part);
 const benchStarted = performance.now();
 try {
-  await gossip();
-  await receiveCapacity();
+  if (runs('gossip')) await gossip();
+  if (runs('capacity')) await receiveCapacity();
 } finally {
   await stopAll();
 }
-await txValidation();
-await attestations();
+if (runs('tx')) await txValidation();
+if (runs('attestations')) await attestations();
 clearTimeout(watchdog);
 log(`p2p bench: ${fmt((performance.now() - benchStarted) / 1000, 1)} s`);

@@ -7,7 +7,7 @@ import type { GasFees } from '../core/block-header.js';
 import { toHex32 } from '../core/field.js';
 import { computeTxHash, MAX_TX_LIFETIME, type Tx } from '../core/tx.js';
 import { buildTx, type TxSpec } from '../core/tx-builder.js';
-import { tx as txCodec, type WireTx } from '../core/tx-codecs.js';
+import { encodeWireTx } from '../core/tx-codecs.js';
 
 export class RpcError extends Error {
   constructor(
@@ -48,9 +48,7 @@ export class NodeClient {
 
 /** The JSON form of a tx, with its hash. */
 export function toWire(tx: Tx): Record<string, unknown> & { txHash: string } {
-  return z.encode(txCodec, { txHash: computeTxHash(tx.data), ...tx } as WireTx) as Record<string, unknown> & {
-    txHash: string;
-  };
+  return encodeWireTx(tx, computeTxHash(tx.data)) as Record<string, unknown> & { txHash: string };
 }
 
 /** What prepareTx needs from the caller: the tx spec without the chain-specific parts. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { type Fr, toHex32 } from '../core/field.js';
 import { allNullifiers, type GasFees, type Tx, txPriorityFee } from '../core/tx.js';
-import { fromTx, toTx, tx as txCodec } from '../core/tx-codecs.js';
+import { encodeWireTx, toTx, tx as txCodec } from '../core/tx-codecs.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
 
 export interface TxPoolOptions {
@@ -165,7 +165,7 @@ export class TxPool {
 
   static #stored(entry: PoolEntry): StoredEntry {
     return {
-      tx: JSON.stringify(z.encode(txCodec, fromTx(entry.tx, entry.hash))),
+      tx: JSON.stringify(encodeWireTx(entry.tx, entry.hash)),
       size: entry.size,
       arrival: entry.arrival,
       blockNumber: entry.blockNumber ?? null,

@@ -9,7 +9,7 @@ import { decodeCheckpointBody } from '../core/checkpoint-body.js';
 import { blockHash, frHex, txHash, uint } from '../core/codecs.js';
 import type { Fr } from '../core/field.js';
 import type { Tx } from '../core/tx.js';
-import { fromTx, toTx, tx as txWire } from '../core/tx-codecs.js';
+import { encodeWireTx, toTx, tx as txWire } from '../core/tx-codecs.js';
 
 /** Gossip topic names (the network adds its prefix and version). */
 export const TOPICS = {
@@ -152,6 +152,6 @@ export const decodeAttestation = (bytes: Uint8Array): CheckpointAttestation =>
   parse(attestationWire, bytes, 'checkpoint attestation') as CheckpointAttestation;
 
 /** A tx travels in the same wire form as svc_sendTx's param. */
-export const encodeTxMessage = (t: Tx, hash: Fr) => json(z.encode(txWire, fromTx(t, hash)));
+export const encodeTxMessage = (t: Tx, hash: Fr) => json(encodeWireTx(t, hash));
 export const decodeTxMessage = (bytes: Uint8Array): { tx: Tx; claimedHash: Fr | undefined } =>
   toTx(parse(txWire, bytes, 'tx'));

@@ -12,6 +12,7 @@ import { devAccounts } from '../execution/dev-accounts.js';
 import { FEE_JUICE_BALANCES_SLOT } from '../execution/protocol-contracts.js';
 import { mapStorageSlot } from '../execution/public-storage.js';
 import { blockNumber } from './args.js';
+import { helpAfter } from './help-layout.js';
 import { addressArg, nodeAction, print, withNodeOptions } from './node-command.js';
 
 interface Options {
@@ -137,7 +138,10 @@ async function status(o: Options): Promise<void> {
 
 export function addChainCommands(program: Command): void {
   withNodeOptions(program.command('status').description("A running node's chain, tips, sync and mempool"))
-    .addHelpText('after', '\nExample:\n  cairn status --rpc-url http://127.0.0.1:8080')
+    .addHelpText(
+      'after',
+      helpAfter({ heading: 'Example', commands: ['cairn status --rpc-url http://127.0.0.1:8080'] }),
+    )
     .action(nodeAction('status', (o: Options) => status(o)));
 
   withNodeOptions(
@@ -146,7 +150,10 @@ export function addChainCommands(program: Command): void {
       .description('A block: number, hash, slot, time and its txs (default: the latest)')
       .argument('[number]', 'Block number', blockNumber),
   )
-    .addHelpText('after', '\nExamples:\n  cairn block\n  cairn block 12 --json')
+    .addHelpText(
+      'after',
+      helpAfter({ heading: 'Examples', commands: ['cairn block', 'cairn block 12 --json'] }),
+    )
     .action(nodeAction('block', (n: number | undefined, o: Options) => block(n, o)));
 
   withNodeOptions(
@@ -156,7 +163,7 @@ export function addChainCommands(program: Command): void {
       .argument('<hash>', 'Tx hash')
       .option('--wait', 'Wait until the tx is in a block (or dropped)'),
   )
-    .addHelpText('after', '\nExample:\n  cairn receipt 0x1f…c3 --wait')
+    .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn receipt 0x1f…c3 --wait'] }))
     .action(nodeAction('receipt', (h: string, o: Options & { wait?: boolean }) => receipt(h, o)));
 
   withNodeOptions(
@@ -165,6 +172,9 @@ export function addChainCommands(program: Command): void {
       .description('Fee Juice balance of an address, or of a dev account (0..9 or account:N)')
       .argument('<who>', 'Address, account:N or dev account index', who),
   )
-    .addHelpText('after', '\nExamples:\n  cairn balance 0\n  cairn balance 0x07ac…de54')
+    .addHelpText(
+      'after',
+      helpAfter({ heading: 'Examples', commands: ['cairn balance 0', 'cairn balance 0x07ac…de54'] }),
+    )
     .action(nodeAction('balance', (a: Fr, o: Options) => balance(a, o)));
 }

@@ -28,6 +28,7 @@ import type { ContractArtifact } from '../core/artifact.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { blockNumber, field, gasLimit } from './args.js';
 import { receiptFailed, receiptLine } from './chain.js';
+import { helpAfter } from './help-layout.js';
 import { accountIndex, addressArg, devAddress, nodeAction, print, rpcUrlOption } from './node-command.js';
 
 interface CommonOptions {
@@ -312,13 +313,13 @@ function target(cmd: Command, argsHelp = "The function's arguments"): Command {
 }
 
 /** The examples a command's help ends with. */
-function exampleText(heading: string, ...lines: string[]): string {
-  return `\n${heading}:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+function exampleText(heading: string, ...commands: string[]) {
+  return helpAfter({ heading, commands });
 }
 
 /** A subcommand's help ends with its examples. */
-function examples(cmd: Command, heading: string, ...lines: string[]): Command {
-  return cmd.addHelpText('after', exampleText(heading, ...lines));
+function examples(cmd: Command, heading: string, ...commands: string[]): Command {
+  return cmd.addHelpText('after', exampleText(heading, ...commands));
 }
 
 function common(cmd: Command): Command {
@@ -345,18 +346,20 @@ export function addContractCommand(program: Command): void {
     .description('Deploy, call and read contracts from compiled artifacts on a running node')
     .addHelpText(
       'after',
-      `
-Examples:
-  cairn contract deploy --artifact token_contract-Token.json --args 0x…admin "My Token" MTK 18 --wait
-  cairn contract call 0x…token mint_to_public 0x…alice 1000 --artifact token_contract-Token.json --wait
-  cairn contract simulate 0x…token balance_of_public 0x…alice --artifact token_contract-Token.json
-  cairn contract storage 0x…token public_balances 0x…alice --artifact token_contract-Token.json
-  cairn contract authwit 0x…token transfer_in_public account:0 account:2 100 7 --caller account:1 --artifact token_contract-Token.json
-  cairn contract logs 0x…token --from-block 1
-
-Arguments follow the function's ABI: numbers as decimal or 0x-hex, addresses as 0x-hex or
-account:N (dev account N), bools as true/false, strings as text, arrays and structs as JSON
-('[1,2]', '{"x":1,"y":2}'). --account N (default 0) pays and is the caller.`,
+      helpAfter(
+        {
+          heading: 'Examples',
+          commands: [
+            'cairn contract deploy --artifact token_contract-Token.json --args 0x…admin "My Token" MTK 18 --wait',
+            'cairn contract call 0x…token mint_to_public 0x…alice 1000 --artifact token_contract-Token.json --wait',
+            'cairn contract simulate 0x…token balance_of_public 0x…alice --artifact token_contract-Token.json',
+            'cairn contract storage 0x…token public_balances 0x…alice --artifact token_contract-Token.json',
+            'cairn contract authwit 0x…token transfer_in_public account:0 account:2 100 7 --caller account:1 --artifact token_contract-Token.json',
+            'cairn contract logs 0x…token --from-block 1',
+          ],
+        },
+        "Arguments follow the function's ABI: numbers as decimal or 0x-hex, addresses as 0x-hex or account:N (dev account N), bools as true/false, strings as text, arrays and structs as JSON ('[1,2]', '{\"x\":1,\"y\":2}'). --account N (default 0) pays and is the caller.",
+      ),
     );
 
   sending(

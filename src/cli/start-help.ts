@@ -190,7 +190,7 @@ function formatItem(term: string, meta: string, description: string, width: numb
 }
 
 /** A command shown as typed, continued with `\` on the next lines when it is too wide. */
-function formatCommand(words: readonly string[], width: number): string[] {
+export function formatCommand(words: readonly string[], width: number): string[] {
   const lines: string[] = [];
   let line = ITEM_INDENT;
   let empty = true;

@@ -16,6 +16,7 @@ import { type Fr, toHex32 } from '../core/field.js';
 import { devAccounts } from '../execution/dev-accounts.js';
 import { field, gasLimit } from './args.js';
 import { receiptFailed, receiptLine } from './chain.js';
+import { helpAfter } from './help-layout.js';
 import { nodeAction, rpcUrlOption } from './node-command.js';
 
 function count(text: string): number {
@@ -180,7 +181,13 @@ export function addTxCommand(program: Command): void {
     .option('--wait', 'With --send: wait until the tx is in a block and print its receipt')
     .addHelpText(
       'after',
-      '\nExamples:\n  cairn tx --account 0 --note-hashes 2 --nullifiers 1 --send --wait\n  cairn tx --call 0x…token:balance_of_public((Field)):0x…alice',
+      helpAfter({
+        heading: 'Examples',
+        commands: [
+          'cairn tx --account 0 --note-hashes 2 --nullifiers 1 --send --wait',
+          'cairn tx --call 0x…token:balance_of_public((Field)):0x…alice',
+        ],
+      }),
     )
     .action(nodeAction('tx', (opts: TxOptions) => run(opts)));
 }

@@ -1,5 +1,6 @@
-// `--help`, `-h` and `help <command>` work for every command and subcommand of `cairn`: the list
-// is read from the program itself, so a new command is covered as soon as it exists.
+// `--help`, `-h` and `help <command>` work for every command and subcommand of `cairn`, and fit an
+// 80-column terminal: the list is read from the program itself, so a new command is covered as
+// soon as it exists.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { runCairn } from '../helpers/process.js';
@@ -26,9 +27,15 @@ describe('cairn help', () => {
         [...path, '--help'],
         [...path, '-h'],
       ]) {
-        const r = await runCairn(form);
+        const r = await runCairn(form, { COLUMNS: '80' });
         assert.equal(r.code, 0, `cairn ${form.join(' ')}: ${r.stderr}`);
         assert.match(r.stdout, new RegExp(`^Usage: cairn ${path.join(' ')}`), form.join(' '));
+        // Fits an 80-column terminal: only a single word too long for any line may go past it.
+        for (const line of r.stdout.split('\n')) {
+          if ([...line].length > 80 && /\s/.test(line.trim())) {
+            assert.fail(`cairn ${form.join(' ')}: a line of ${[...line].length} columns: ${line}`);
+          }
+        }
       }
       const parent = path.slice(0, -1);
       const viaHelp = await runCairn([...parent, 'help', path.at(-1)!]);

@@ -38,6 +38,7 @@ import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
 import { TreeId } from '../../src/world-state/types.js';
 import { WorldState } from '../../src/world-state/world-state.js';
+import { privateLogArb } from '../helpers/arbitraries.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-body-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -238,16 +239,7 @@ describe('checkpoint body size bound', () => {
       nullifiers: values(4),
       l2ToL1Msgs: values(2),
       publicDataWrites: fc.array(fc.record({ leafSlot: value, value }), { maxLength: 4 }),
-      privateLogs: fc.array(
-        fc.record({
-          fields: fc.array(value, {
-            minLength: PRIVATE_LOG_SIZE_IN_FIELDS,
-            maxLength: PRIVATE_LOG_SIZE_IN_FIELDS,
-          }),
-          emittedLength: fc.integer({ min: 0, max: PRIVATE_LOG_SIZE_IN_FIELDS }),
-        }),
-        { maxLength: 3 },
-      ),
+      privateLogs: fc.array(privateLogArb(value), { maxLength: 3 }),
       publicLogs: fc.array(fc.record({ contractAddress: value, fields: values(6) }), { maxLength: 3 }),
       contractClassLogs: fc.array(
         fc.record({

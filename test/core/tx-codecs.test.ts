@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { PRIVATE_LOG_SIZE_IN_FIELDS } from '../../src/core/block.js';
 import { FR_MODULUS } from '../../src/core/field.js';
 import type { PublicCallRequest, Tx, TxSideEffects } from '../../src/core/tx.js';
 import { buildTx } from '../../src/core/tx-builder.js';
 import { encodeWireTx, fromTx, toTx, tx as txCodec } from '../../src/core/tx-codecs.js';
+import { privateLogArb } from '../helpers/arbitraries.js';
 
 // The hand-written wire encoder against the schema's own z.encode (the model): the same JSON text,
 // key order included, for any tx the node can hold.
@@ -30,16 +30,7 @@ const sideEffects = (minNullifiers: number): fc.Arbitrary<TxSideEffects> =>
     noteHashes: fc.array(fr, { maxLength: 4 }),
     nullifiers: fc.array(fr, { minLength: minNullifiers, maxLength: 4 }),
     l2ToL1Msgs: fc.array(fc.record({ recipient: ethAddress, content: fr, sender: fr }), { maxLength: 2 }),
-    privateLogs: fc.array(
-      fc.record({
-        fields: fc.array(fr, {
-          minLength: PRIVATE_LOG_SIZE_IN_FIELDS,
-          maxLength: PRIVATE_LOG_SIZE_IN_FIELDS,
-        }),
-        emittedLength: fc.integer({ min: 0, max: PRIVATE_LOG_SIZE_IN_FIELDS }),
-      }),
-      { maxLength: 2 },
-    ),
+    privateLogs: fc.array(privateLogArb(fr), { maxLength: 2 }),
     contractClassLogsHashes: fc.constant([]),
     publicCallRequests: fc.array(call, { maxLength: 3 }),
   });

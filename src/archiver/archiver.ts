@@ -28,6 +28,8 @@ interface DurabilityRequest {
   block: bigint;
   durable?: boolean;
   answered: Promise<void>;
+  /** The pass that asked went on before the answer came. */
+  late?: boolean;
 }
 
 /** The sync point of an L1 block as the client reads it. */
@@ -50,6 +52,12 @@ export interface ArchiverOptions {
    * block it has (an external L1).
    */
   ensureL1Durable?: ((l1Block: bigint) => Promise<boolean>) | undefined;
+  /**
+   * Told when L1 says it keeps a proof's block for good after the pass that asked has gone on
+   * without the answer: the next pass makes the proof final, and with the manual or instant
+   * clock no pass would come until something else asked for one.
+   */
+  onL1Durable?: (() => void) | undefined;
   /** Most L1 blocks read in one pass. */
   batchBlocks?: number;
   logger: Logger;
@@ -203,6 +211,7 @@ export class Archiver implements ProposedBlocks {
     }
     if (request.durable === undefined) {
       await Promise.race([request.answered, new Promise((r) => setTimeout(r, DURABILITY_WAIT_MS))]);
+      if (request.durable === undefined) request.late = true;
     }
     return request.durable === true;
   }
@@ -214,6 +223,7 @@ export class Archiver implements ProposedBlocks {
     };
     const done = (durable: boolean) => {
       request.durable = durable;
+      if (durable && request.late) this.o.onL1Durable?.();
       // Not saved yet: the L1 saves in its turn (and warns itself when a save fails).
       if (!durable) {
         this.o.logger.debug(

@@ -183,6 +183,8 @@ export class CairnNode implements NodeApi {
             `contract event not indexed: ${e.reason}`,
           ),
       });
+      // Requests for a pass soon, from parts built before the chain driver.
+      const passRequests = new PassRequests();
       const archiver = new Archiver({
         rollup,
         store: chain,
@@ -190,6 +192,7 @@ export class CairnNode implements NodeApi {
         constants,
         finalityDepth: config.l1FinalityDepth,
         ensureL1Durable: l1.ensureDurable,
+        onL1Durable: () => passRequests.request(),
         batchBlocks: config.archiverBatchSize,
         logger: archiverLogger,
       });
@@ -229,7 +232,6 @@ export class CairnNode implements NodeApi {
       // Consensus: validators, attestations, stats, slashing and, with P2P on, the network
       // (whose key is in the p2p store).
       p2pStore = config.p2p ? openEnvironment(dataDir.path, 'p2p') : undefined;
-      const passRequests = new PassRequests();
       consensus = await startConsensus({
         config,
         domain: { chainId: l1.chainId, rollup: l1.addresses.rollupAddress },

@@ -8,6 +8,7 @@ import { accumulateCheckpointOutHashes } from '../../src/core/out-hash.js';
 import { slotStart } from '../../src/core/time.js';
 import type { ArchiverL1 } from '../../src/l1/roles.js';
 import { TreeId } from '../../src/world-state/types.js';
+import { until } from '../helpers/until.js';
 import { deployer, L1ChainFixture, txEffect as tx } from './l1-chain-fixture.js';
 
 /** A pino logger that keeps what it logs, as { level, msg }. */
@@ -90,6 +91,7 @@ describe('archiver', () => {
     // A save in progress until the test lets it finish.
     let saving: Promise<void> = Promise.resolve();
     const asked: bigint[] = [];
+    let toldLate = 0;
     const { logger } = capturingLogger();
     const { worldState, store, archiver } = await chain.openNode(
       {
@@ -99,6 +101,7 @@ describe('archiver', () => {
           await saving;
           return durable;
         },
+        onL1Durable: () => toldLate++,
       },
       'durability',
     );
@@ -118,7 +121,11 @@ describe('archiver', () => {
       await archiver.sync(); // returns while the save is still under way
       assert.equal(store.getTips().finalized.checkpoint.number, 0);
       assert.deepEqual(asked, [provenAt, provenAt]);
+      assert.equal(toldLate, 0, 'a failed answer asks for no pass');
       finishSave();
+      // The answer came after its pass: a pass is asked for (with the manual or instant clock
+      // none would come otherwise), once.
+      await until('the late answer to be told', () => toldLate === 1, 5_000, 10);
       await archiver.sync();
       assert.equal(store.getTips().finalized.checkpoint.number, 2);
       // Final once: not asked again.

@@ -24,16 +24,17 @@ function formatItem(term: string, termWidth: number, description: string, helper
   return [ITEM_INDENT + term, ...wrap(description, width, DESCRIPTION_INDENT)].join('\n');
 }
 
-/** Gives `cmd` and its subcommands, all but `start`, the layout above at the terminal's width. */
+/**
+ * Gives `cmd` and its subcommands the layout above at the terminal's width (`start` keeps its
+ * own formatHelp, which lays out its items itself).
+ */
 export function wrapHelp(cmd: Command): void {
-  if (cmd.name() !== 'start') {
-    cmd.configureHelp({ ...cmd.configureHelp(), formatItem });
-    cmd.configureOutput({
-      ...cmd.configureOutput(),
-      getOutHelpWidth: () => terminalWidth(process.env, process.stdout),
-      getErrHelpWidth: () => terminalWidth(process.env, process.stderr),
-    });
-  }
+  cmd.configureHelp({ ...cmd.configureHelp(), formatItem });
+  cmd.configureOutput({
+    ...cmd.configureOutput(),
+    getOutHelpWidth: () => terminalWidth(process.env, process.stdout),
+    getErrHelpWidth: () => terminalWidth(process.env, process.stderr),
+  });
   for (const sub of cmd.commands) wrapHelp(sub);
 }
 

@@ -164,30 +164,29 @@ export const fromTx = (value: Tx, hash: Fr): WireTx => ({ txHash: hash, ...value
 // each tx the pool stores and each tx gossiped. This writes the same JSON object (same keys, in the
 // same order, same values) directly; a property test holds it equal to z.encode.
 
-const hex32 = toHex32;
 const encodeGas = (g: Gas) => ({ daGas: g.daGas, l2Gas: g.l2Gas });
 const encodeGasFees = (f: GasFees) => ({
   feePerDaGas: f.feePerDaGas.toString(10),
   feePerL2Gas: f.feePerL2Gas.toString(10),
 });
 const encodeCall = (c: PublicCallRequest) => ({
-  msgSender: hex32(c.msgSender),
-  contractAddress: hex32(c.contractAddress),
+  msgSender: toHex32(c.msgSender),
+  contractAddress: toHex32(c.contractAddress),
   isStaticCall: c.isStaticCall,
-  calldataHash: hex32(c.calldataHash),
+  calldataHash: toHex32(c.calldataHash),
 });
 const encodeSideEffects = (s: TxSideEffects) => ({
-  noteHashes: s.noteHashes.map(hex32),
-  nullifiers: s.nullifiers.map(hex32),
+  noteHashes: s.noteHashes.map(toHex32),
+  nullifiers: s.nullifiers.map(toHex32),
   l2ToL1Msgs: s.l2ToL1Msgs.map((m) => ({
     recipient: m.recipient.toLowerCase(),
-    content: hex32(m.content),
-    sender: hex32(m.sender),
+    content: toHex32(m.content),
+    sender: toHex32(m.sender),
   })),
-  privateLogs: s.privateLogs.map((l) => ({ fields: l.fields.map(hex32), emittedLength: l.emittedLength })),
+  privateLogs: s.privateLogs.map((l) => ({ fields: l.fields.map(toHex32), emittedLength: l.emittedLength })),
   contractClassLogsHashes: s.contractClassLogsHashes.map((h) => ({
-    contractAddress: hex32(h.contractAddress),
-    hash: hex32(h.hash),
+    contractAddress: toHex32(h.contractAddress),
+    hash: toHex32(h.hash),
     length: h.length,
   })),
   publicCallRequests: s.publicCallRequests.map(encodeCall),
@@ -198,10 +197,10 @@ export function encodeWireTx(value: Tx, hash: Fr): z.input<typeof tx> {
   const d = value.data;
   const g = d.constants.gasSettings;
   return {
-    txHash: hex32(hash),
+    txHash: toHex32(hash),
     data: {
       constants: {
-        anchorBlockHash: hex32(d.constants.anchorBlockHash),
+        anchorBlockHash: toHex32(d.constants.anchorBlockHash),
         chainId: d.constants.chainId,
         version: d.constants.version,
         gasSettings: {
@@ -211,7 +210,7 @@ export function encodeWireTx(value: Tx, hash: Fr): z.input<typeof tx> {
           maxPriorityFeesPerGas: encodeGasFees(g.maxPriorityFeesPerGas),
         },
       },
-      feePayer: hex32(d.feePayer),
+      feePayer: toHex32(d.feePayer),
       expirationTimestamp: d.expirationTimestamp.toString(10),
       gasUsed: encodeGas(d.gasUsed),
       nonRevertible: encodeSideEffects(d.nonRevertible),
@@ -220,10 +219,10 @@ export function encodeWireTx(value: Tx, hash: Fr): z.input<typeof tx> {
         d.publicTeardownCallRequest === null ? null : encodeCall(d.publicTeardownCallRequest),
     },
     proof: `0x${Buffer.from(value.proof.buffer, value.proof.byteOffset, value.proof.byteLength).toString('hex')}`,
-    contractClassLogFields: value.contractClassLogFields.map((l) => ({ fields: l.fields.map(hex32) })),
+    contractClassLogFields: value.contractClassLogFields.map((l) => ({ fields: l.fields.map(toHex32) })),
     publicFunctionCalldata: value.publicFunctionCalldata.map((c) => ({
-      values: c.values.map(hex32),
-      hash: hex32(c.hash),
+      values: c.values.map(toHex32),
+      hash: toHex32(c.hash),
     })),
   };
 }

@@ -46,7 +46,7 @@ function isZombie(pid: number): boolean {
   try {
     // /proc/<pid>/stat: "pid (comm) state ...", comm may hold spaces and parentheses.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+    return stat[stat.lastIndexOf(')') + 2] === 'Z';
   } catch {
     return false; // no /proc (not Linux), or the process just went: kill(pid, 0) decided
   }

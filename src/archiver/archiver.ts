@@ -20,7 +20,7 @@ import type { ProposedBlocks } from './chain-reader.js';
 import type { ChainStore, L1SyncPoint } from './chain-store.js';
 import { genesisBlockOf } from './genesis.js';
 
-/** How long a pass waits for L1 to say it keeps a proof's block for good before going on without. */
+/** How long a pass waits, by default, for L1 to say it keeps a proof's block for good before going on without. */
 const DURABILITY_WAIT_MS = 250;
 
 /** A request that L1 keep block `block` for good; `durable` once answered. */
@@ -58,6 +58,12 @@ export interface ArchiverOptions {
    * clock no pass would come until something else asked for one.
    */
   onL1Durable?: (() => void) | undefined;
+  /**
+   * How long a pass waits for that answer (default 250 ms); 'answer' waits for it, so that what
+   * a pass reports is all its L1 block decides (the manual clock's passes are asked for and must
+   * be deterministic; a realtime chain must not be held by a slow save).
+   */
+  durabilityWait?: number | 'answer' | undefined;
   /** Most L1 blocks read in one pass. */
   batchBlocks?: number;
   logger: Logger;
@@ -210,7 +216,10 @@ export class Archiver implements ProposedBlocks {
       this.durability = request;
     }
     if (request.durable === undefined) {
-      await Promise.race([request.answered, new Promise((r) => setTimeout(r, DURABILITY_WAIT_MS))]);
+      const wait = this.o.durabilityWait ?? DURABILITY_WAIT_MS;
+      await (wait === 'answer'
+        ? request.answered
+        : Promise.race([request.answered, new Promise((r) => setTimeout(r, wait))]));
       if (request.durable === undefined) request.late = true;
     }
     return request.durable === true;

@@ -193,6 +193,8 @@ export class CairnNode implements NodeApi {
         finalityDepth: config.l1FinalityDepth,
         ensureL1Durable: l1.ensureDurable,
         onL1Durable: () => passRequests.request(),
+        // A dev method's pass reports what its L1 blocks decide, finality included.
+        durabilityWait: config.clock === 'manual' ? 'answer' : undefined,
         batchBlocks: config.archiverBatchSize,
         logger: archiverLogger,
       });

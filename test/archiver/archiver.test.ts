@@ -136,6 +136,29 @@ describe('archiver', () => {
     }
   });
 
+  test("with durabilityWait 'answer' (the manual clock) a pass waits for a slow save and makes the proof final", async () => {
+    let saves = 0;
+    const { worldState, store, archiver } = await chain.openNode(
+      {
+        durabilityWait: 'answer',
+        ensureL1Durable: async () => {
+          saves++;
+          await new Promise((r) => setTimeout(r, 600)); // longer than the default 250 ms wait
+          return true;
+        },
+        onL1Durable: () => assert.fail('a pass that waited for the answer asks for no other'),
+      },
+      'durability-answer',
+    );
+    try {
+      await archiver.sync();
+      assert.equal(saves, 1);
+      assert.equal(store.getTips().finalized.checkpoint.number, 2);
+    } finally {
+      await worldState.close();
+    }
+  });
+
   test('a rollup that counts a checkpoint no event proposes, two passes in a row, is reported at error level, once, and L1 is read again', async () => {
     let lying = true;
     // The real L1, except that its rollup counts one checkpoint more than it emitted events for

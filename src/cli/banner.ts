@@ -8,7 +8,14 @@ export interface BannerFacts {
   version: string;
   public: { url: string; bound: string };
   admin: { url: string; bound: string };
-  l1: { rpcUrl: string; chainId: number; embedded: boolean; rollup: string };
+  l1: {
+    rpcUrl: string;
+    chainId: number;
+    embedded: boolean;
+    rollup: string;
+    /** The embedded L1 resumed a saved chain: its time waited while the node was stopped. */
+    resumed?: { l1Block: bigint; downSeconds: number } | undefined;
+  };
   rollupVersion: number;
   dataDir: { path: string; ephemeral: boolean };
   slotDuration: number;
@@ -34,6 +41,12 @@ export function startBanner(f: BannerFacts): { text: string; fields: Record<stri
     ['data', `${f.dataDir.path}${f.dataDir.ephemeral ? '  (ephemeral: removed on exit)' : ''}`],
     ['time', `slots of ${f.slotDuration} s, epochs of ${f.epochDuration} slots, ${f.clock} clock`],
   ];
+  const resumed = f.l1.resumed;
+  if (resumed !== undefined)
+    rows.push([
+      'resumed',
+      `L1 time resumed after its block ${resumed.l1Block}: the node was stopped for ${formatDuration(resumed.downSeconds)}, and chain time waited`,
+    ]);
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = [`cairn ${f.version} is ready`, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)];
   const first = f.accounts[0];
@@ -62,7 +75,19 @@ export function startBanner(f: BannerFacts): { text: string; fields: Record<stri
       slotDuration: f.slotDuration,
       epochDuration: f.epochDuration,
       clock: f.clock,
+      ...(resumed === undefined
+        ? {}
+        : { resumedAfterL1Block: Number(resumed.l1Block), downSeconds: resumed.downSeconds }),
       devAccounts: f.accounts.map((a) => toHex32(a.address)),
     },
   };
+}
+
+/** `95` -> `1 min 35 s`, `7300` -> `2 h 1 min`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
 }

@@ -82,6 +82,8 @@ async function start(opts: Record<string, unknown>): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT', 0));
   process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+  // A closed terminal: the same clean stop (the default would end the process without one).
+  process.on('SIGHUP', () => void shutdown('SIGHUP', 0));
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception');
     void shutdown('uncaught exception', 1);

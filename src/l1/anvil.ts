@@ -8,6 +8,9 @@
 //     it on exit (SIGINT/SIGTERM) and every <s> seconds (for tests and stand-alone L1s);
 //   --load-state <file>: anvil only loads the file; the caller saves the state when it chooses
 //     (the node does, see anvil-state.ts for why).
+// anvil runs in a session of its own (see the spawn below), so the owner decides when it stops;
+// an owner that exits stops it on the way out (the exit hook), one killed outright leaves it to
+// the next owner of its state (connect.ts stops such an orphan after saving its state).
 // With port 0 anvil binds a free port itself and prints it ("Listening on 127.0.0.1:<port>"), which
 // avoids the race of probing a port first. The instance is ready once it answers eth_chainId.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -148,9 +151,13 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     ? { command: options.binary, prefixArgs: [], env: process.env }
     : resolveAnvilBinary();
   logger?.debug(`starting anvil: ${cmd.command} ${[...cmd.prefixArgs, ...args].join(' ')}`);
+  // In a session of its own: a terminal's Ctrl-C (SIGINT to its whole foreground process group)
+  // or hang-up must reach only the node, which saves the L1's state and then stops anvil itself.
+  // Had anvil died with the node, the final save would find no L1 to read.
   const child = spawn(cmd.command, [...cmd.prefixArgs, ...args], {
     env: cmd.env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   liveChildren.add(child);
   installExitHook();

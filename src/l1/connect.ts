@@ -5,7 +5,7 @@
 // What survives a crash: an external L1 is trusted to keep its blocks. The embedded L1 keeps
 // what the node saved of it (anvil-state.ts): the state is saved every few seconds while L1
 // moves, when the node stops, and before the archiver calls a proof final (`ensureDurable`).
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -65,12 +65,23 @@ export interface ExternalL1Options {
   addresses: DeployedL1ContractAddresses;
 }
 
+/** How the embedded L1's time was resumed at start (its chain time waits while the node is stopped). */
+export interface ResumedL1Time {
+  /** The latest L1 block of the state it was resumed from, and its timestamp (seconds). */
+  l1Block: bigint;
+  l1Timestamp: bigint;
+  /** Wall-clock seconds between the node's stop (or its last save, after a crash) and this start. */
+  downSeconds: number;
+}
+
 export interface L1Connection {
   readonly rpcUrl: string;
   readonly chainId: number;
   readonly embedded: boolean;
   readonly addresses: L1ContractAddresses;
   readonly client: PublicClient;
+  /** The embedded L1 resumed a saved chain: where its time resumed and how long it had been down. */
+  readonly resumed?: ResumedL1Time | undefined;
   /**
    * Resolves true once L1 block `l1Block` survives a crash of the node and the L1 together: at
    * once for an external L1 (trusted to keep its blocks); for the embedded L1 once its saved
@@ -137,13 +148,15 @@ export async function connectEmbeddedL1(
   mkdirSync(options.dir, { recursive: true });
   const pidFile = join(options.dir, 'anvil.pid');
   const urlFile = join(options.dir, 'anvil.url');
+  const stoppedFile = join(options.dir, 'stopped-at');
   const saved = new SavedL1State(options.dir, logger);
   await stopOrphan(pidFile, urlFile, saved, logger);
   const port = options.port ?? 0;
+  const loadStateFile = await saved.chooseStart();
   let anvil: AnvilInstance;
   try {
     anvil = await startAnvil({
-      loadStateFile: await saved.chooseStart(),
+      loadStateFile,
       chainId: options.chainId,
       blockTime: options.blockTime,
       port,
@@ -171,6 +184,7 @@ export async function connectEmbeddedL1(
       logger.warn(`could not save the embedded L1's state: ${(err as Error).message}`);
     }
     await anvil.stop();
+    writeFileSync(stoppedFile, `${new Date().toISOString()}\n`);
     rmSync(pidFile, { force: true });
     rmSync(urlFile, { force: true });
   };
@@ -183,6 +197,11 @@ export async function connectEmbeddedL1(
       pollingInterval: 100,
     }) as PublicClient;
     const testClient = createTestClient({ chain, mode: 'anvil', transport: http(anvil.rpcUrl) });
+    // Before anything is mined: a block mined now would carry the wall clock's time.
+    const resumed =
+      loadStateFile === undefined
+        ? undefined
+        : await resumeTime(client, stoppedAt(stoppedFile, loadStateFile));
     // Deployment mines each of its transactions itself, also with interval mining, rather than
     // wait a block time for each of them.
     const mine = () => testClient.mine({ blocks: 1 });
@@ -220,6 +239,7 @@ export async function connectEmbeddedL1(
       rpcUrl: anvil.rpcUrl,
       chainId: options.chainId,
       embedded: true,
+      resumed,
       addresses: withSlasherAddress,
       client,
       ensureDurable: (l1Block) => saved.ensureSaved(anvil.rpcUrl, l1Block),
@@ -229,6 +249,41 @@ export async function connectEmbeddedL1(
     await close();
     throw err;
   }
+}
+
+/**
+ * When the embedded L1 last ran: the node's clean stop, or the save loaded now if that is later
+ * (the node was killed after its last clean stop).
+ */
+function stoppedAt(stoppedFile: string, stateFile: string): number {
+  const saved = statSync(stateFile).mtimeMs;
+  try {
+    const stopped = Date.parse(readFileSync(stoppedFile, 'utf8').trim());
+    return Number.isFinite(stopped) ? Math.max(stopped, saved) : saved;
+  } catch {
+    return saved;
+  }
+}
+
+/**
+ * Chain time waits while the node is stopped: the L1 resumes one second after its latest block,
+ * and runs in real time from there (anvil's time offset). Without it the first block after a
+ * pause would jump to the wall clock, past every open proof window and slot in between: the
+ * rollup would prune the unproven checkpoints and count the validators inactive.
+ */
+async function resumeTime(client: PublicClient, stoppedAtMs: number): Promise<ResumedL1Time> {
+  const latest = await client.getBlock({ blockTag: 'latest' });
+  // anvil_setTime (viem has no action for it) sets the time the next block counts from.
+  const setTime = client.request as unknown as (r: {
+    method: 'anvil_setTime';
+    params: [number];
+  }) => Promise<unknown>;
+  await setTime({ method: 'anvil_setTime', params: [Number(latest.timestamp + 1n)] });
+  return {
+    l1Block: latest.number,
+    l1Timestamp: latest.timestamp,
+    downSeconds: Math.max(0, Math.round((Date.now() - stoppedAtMs) / 1000)),
+  };
 }
 
 export async function connectExternalL1(

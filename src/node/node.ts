@@ -14,7 +14,7 @@ import type { L1RollupConstants } from '../core/time.js';
 import { withAvmProtocolContracts } from '../execution/avm-protocol-contracts.js';
 import { devAccounts, devAccountsGenesisData } from '../execution/dev-accounts.js';
 import type { ExecutionOptions } from '../execution/executor.js';
-import type { L1Connection } from '../l1/connect.js';
+import type { L1Connection, ResumedL1Time } from '../l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
 import { FeeOracle } from '../l1/fee-oracle.js';
 import { RollupClient } from '../l1/rollup-client.js';
@@ -491,9 +491,15 @@ export class CairnNode implements NodeApi {
   }
 
   /** The L1 the node reads and writes: its URL, chain id, and whether it is the embedded anvil. */
-  get l1(): { rpcUrl: string; chainId: number; embedded: boolean; rollup: string } {
-    const { rpcUrl, chainId, embedded, addresses } = this.parts.l1;
-    return { rpcUrl, chainId, embedded, rollup: addresses.rollupAddress };
+  get l1(): {
+    rpcUrl: string;
+    chainId: number;
+    embedded: boolean;
+    rollup: string;
+    resumed: ResumedL1Time | undefined;
+  } {
+    const { rpcUrl, chainId, embedded, addresses, resumed } = this.parts.l1;
+    return { rpcUrl, chainId, embedded, rollup: addresses.rollupAddress, resumed };
   }
 
   get lifecycle(): NodeState {

@@ -1,6 +1,7 @@
 // HTTP listeners for JSON-RPC (docs/rpc.md): POST / with application/json, GET /status, GET
 // /metrics (admin port), the status page at GET / (public port, src/rpc/status-page.ts),
-// 405 for other methods on /, 415 for other content types, 413 over the body limit,
+// 405 for other methods on /, 415 for other content types, 413 over the body limit (after reading
+// the rest of the body, up to a cap, so that the client can read it),
 // 401 on the admin port without the right API key, CORS on the public port only,
 // gzip for larger responses when the client accepts it.
 //
@@ -13,7 +14,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { errorCodes, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import type { Dispatcher, DispatchOutcome, MaybePromise } from './dispatch.js';
 import { RpcCode } from './errors.js';
@@ -26,6 +27,14 @@ const gzipAsync = promisify(gzip);
 const GZIP_MIN_BYTES = 1024;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A body over the limit is read and discarded up to this many times the limit before the 413 is
+ * sent: a client still sending when the socket closes gets EPIPE or ECONNRESET instead of the
+ * answer (fastify closed at once). Past the cap (or a Content-Length past it) the connection is cut,
+ * so a client cannot keep the listener reading forever; the request timeout bounds the time.
+ */
+export const OVERSIZE_DISCARD_FACTOR = 8;
 
 /** Content types the direct path takes as they come (lowercased); others go through fastify. */
 const DIRECT_CONTENT_TYPES = new Set(['application/json', 'application/json; charset=utf-8']);
@@ -103,7 +112,9 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
   const log = opts.logger;
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('application/json', (_req, payload, done) =>
+    readBody(payload, opts.bodyLimit, done),
+  );
 
   const origins = opts.kind === 'public' ? (opts.corsOrigins ?? ['*']) : undefined;
   app.addHook('onRequest', async (req, reply) => {
@@ -257,6 +268,56 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
       return app.close();
     },
   };
+}
+
+/**
+ * The body of a JSON request on fastify's path, within `limit` bytes. One over the limit is read to
+ * its end and dropped, then refused with 413 (see OVERSIZE_DISCARD_FACTOR); fastify closes the
+ * connection after an error, which is then safe: the client has sent everything.
+ */
+function readBody(
+  payload: IncomingMessage,
+  limit: number,
+  done: (err: Error | null, body?: Buffer) => void,
+): void {
+  const cap = limit * OVERSIZE_DISCARD_FACTOR;
+  const declared = Number(payload.headers['content-length']); // NaN when chunked
+  if (declared > cap) {
+    done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const stop = () => {
+    payload.removeListener('data', onData);
+    payload.removeListener('end', onEnd);
+    payload.removeListener('error', onError);
+  };
+  function onData(chunk: Buffer) {
+    received += chunk.length;
+    if (received > cap) {
+      stop();
+      done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+    } else if (received > limit || declared > limit) {
+      chunks.length = 0;
+    } else {
+      chunks.push(chunk);
+    }
+  }
+  function onEnd() {
+    stop();
+    if (received > limit) done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+    else done(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+  }
+  function onError(err: Error & { statusCode?: number }) {
+    stop();
+    err.statusCode ??= 400;
+    done(err);
+  }
+  payload.on('data', onData);
+  payload.on('end', onEnd);
+  payload.on('error', onError);
+  payload.resume();
 }
 
 /** The CORS headers of a response on the public port, as a flat name, value list. */

@@ -98,27 +98,27 @@ const SAVE_INTERVAL_MS = 5000;
 /**
  * Stops an anvil left running by a node that was killed, so two never share one state file;
  * its state is saved first (`anvil.url` names its RPC URL), so L1 blocks it mined after the
- * node's last save are kept.
+ * node's last save are kept. True if there was one.
  */
 async function stopOrphan(
   pidFile: string,
   urlFile: string,
   saved: SavedL1State,
   logger: L1Logger,
-): Promise<void> {
-  if (!existsSync(pidFile)) return;
+): Promise<boolean> {
+  if (!existsSync(pidFile)) return false;
   const pid = Number.parseInt(readFileSync(pidFile, 'utf8'), 10);
   const rpcUrl = existsSync(urlFile) ? readFileSync(urlFile, 'utf8').trim() : undefined;
   rmSync(pidFile, { force: true });
   rmSync(urlFile, { force: true });
-  if (!Number.isInteger(pid) || pid <= 0) return;
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   let command = '';
   try {
     command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
-    return; // not running
+    return false; // not running
   }
-  if (!command.includes('anvil')) return;
+  if (!command.includes('anvil')) return false;
   logger.warn(`stopping an embedded L1 (anvil, pid ${pid}) left running by an earlier node`);
   if (rpcUrl?.startsWith('http://127.0.0.1:')) {
     try {
@@ -131,9 +131,10 @@ async function stopOrphan(
   process.kill(pid, 'SIGTERM');
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 50));
-    if (!existsSync(`/proc/${pid}`)) return;
+    if (!existsSync(`/proc/${pid}`)) return true;
   }
   process.kill(pid, 'SIGKILL');
+  return true;
 }
 
 /**
@@ -150,7 +151,8 @@ export async function connectEmbeddedL1(
   const urlFile = join(options.dir, 'anvil.url');
   const stoppedFile = join(options.dir, 'stopped-at');
   const saved = new SavedL1State(options.dir, logger);
-  await stopOrphan(pidFile, urlFile, saved, logger);
+  // An orphan ran the L1 on while no node watched: its time did not wait, and is resumed as it is.
+  const orphaned = await stopOrphan(pidFile, urlFile, saved, logger);
   const port = options.port ?? 0;
   const loadStateFile = await saved.chooseStart();
   let anvil: AnvilInstance;

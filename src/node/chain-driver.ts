@@ -4,6 +4,7 @@
 // makes a manual chain deterministic.
 import type { Logger } from 'pino';
 import type { Archiver } from '../archiver/archiver.js';
+import { l1RevertOf } from '../l1/revert-reasons.js';
 import type { L1Head } from '../l1/roles.js';
 import type { DevProver } from '../prover/dev-prover.js';
 import type { Sequencer, SequencerOutcome } from '../sequencer/sequencer.js';
@@ -77,7 +78,7 @@ export class ChainDriver {
     this.passWanted = true;
     setImmediate(() => {
       this.passWanted = false;
-      this.pass().catch((err) => this.o.logger.warn(`chain pass failed: ${errorSummary(err)}`));
+      this.pass().catch((err) => this.logFailedPass(err));
     });
   }
 
@@ -151,6 +152,18 @@ export class ChainDriver {
     return report;
   }
 
+  /**
+   * A failed pass in one line that says why; the whole error (viem's spans the call's arguments
+   * and calldata) at debug level. An L1 revert a node meets in the normal course of things (its
+   * slot passed, a proof window closed) is not a warning: the next pass acts on what L1 has now.
+   */
+  private logFailedPass(err: unknown): void {
+    const { logger } = this.o;
+    logger.debug({ err }, 'chain pass failed');
+    if (l1RevertOf(err)?.expected) logger.info(`chain pass: ${errorSummary(err)}`);
+    else logger.warn(`chain pass failed: ${errorSummary(err)}`);
+  }
+
   /** Starts passes on a timer (realtime clock). */
   start(): void {
     if (this.running) return;
@@ -164,7 +177,7 @@ export class ChainDriver {
         this.lastError = undefined;
       } catch (err) {
         const message = (err as Error).message;
-        if (message !== this.lastError) this.o.logger.warn(`chain pass failed: ${errorSummary(err)}`);
+        if (message !== this.lastError) this.logFailedPass(err);
         this.lastError = message;
       }
       if (this.running) this.timer = setTimeout(loop, this.pollingIntervalMs);

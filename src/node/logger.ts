@@ -2,6 +2,8 @@
 // terminal. Components get child loggers named by `component`.
 import { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
+import { BaseError } from 'viem';
+import { describeL1Revert, l1RevertOf } from '../l1/revert-reasons.js';
 
 export type LogFormat = 'auto' | 'pretty' | 'json';
 
@@ -126,7 +128,15 @@ export function createLogger(
  * calldata), which must not end up in every warning.
  */
 export function errorSummary(err: unknown, maxLength = 2000): string {
-  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  // An L1 revert in a line (its viem message spans the call's arguments and calldata).
+  const revert = l1RevertOf(err);
+  if (revert !== undefined) return describeL1Revert(revert);
+  const text =
+    err instanceof BaseError
+      ? `${err.shortMessage}${err.details && !err.shortMessage.includes(err.details) ? `: ${err.details}` : ''}`
+      : err instanceof Error
+        ? `${err.name}: ${err.message}`
+        : String(err);
   return text.length <= maxLength
     ? text
     : `${text.slice(0, maxLength)}… (${text.length - maxLength} more characters)`;

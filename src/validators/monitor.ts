@@ -149,15 +149,17 @@ export class ValidatorMonitor {
     const duration = constants.epochDuration;
     const firstWhole = Math.ceil(start / duration);
     let epoch = Math.max(firstWhole, (meta.get('lastJudgedEpoch') ?? firstWhole - 1) + 1);
+    const found: Offense[] = [];
     for (; (epoch + 1) * duration - 1 <= last; epoch++) {
       const performance = stats.epochPerformance(epoch, duration);
       for (const offense of inactivityOffenses(performance, epoch, {
         thresholdPercentage: slashing.inactivityThreshold,
         penalty: slashing.inactivityPenalty,
       }))
-        this.add(offense);
+        if (this.o.offenses.add(offense)) found.push(offense);
       meta.putSync('lastJudgedEpoch', epoch);
     }
+    this.reportInactivity(found);
     this.recordProven(firstWhole);
   }
 
@@ -178,8 +180,30 @@ export class ValidatorMonitor {
     }
   }
 
+  /**
+   * Inactivity found in one pass: a line each when there are a few, else one line for all (after
+   * a stretch in which the network, or this node, was away, every validator of every epoch missed).
+   */
+  private reportInactivity(found: Offense[]): void {
+    if (found.length <= 2) {
+      for (const offense of found) this.log(offense);
+      return;
+    }
+    const validators = new Set(found.map((o) => o.validator));
+    const epochs = found.map((o) => Number(o.epochOrSlot));
+    const penalty = found.reduce((sum, o) => sum + o.amount, 0n);
+    this.o.logger.warn(
+      `slashing offenses: inactivity by ${validators.size} validator(s) in epochs ${Math.min(...epochs)}..${Math.max(...epochs)} ` +
+        `(${found.length} offenses, penalties ${penalty} in all; svcAdmin_getSlashOffenses lists them)`,
+    );
+  }
+
   private add(offense: Offense | undefined): void {
     if (offense === undefined || !this.o.offenses.add(offense)) return;
+    this.log(offense);
+  }
+
+  private log(offense: Offense): void {
     const what = OffenseType[offense.offenseType]?.toLowerCase().replaceAll('_', ' ') ?? 'offense';
     const at = offense.offenseType === OffenseType.INACTIVITY ? 'epoch' : 'slot';
     this.o.logger.warn(

@@ -181,6 +181,10 @@ export async function connectEmbeddedL1(
     closing = true;
     await saved.stopTimer();
     try {
+      // What the node sent last (a proposal, a proof) is in the final save: with interval mining
+      // it is mined within a block or two; anvil's pool itself is not saved.
+      if (options.blockTime !== undefined)
+        await untilPoolEmpty(anvil.rpcUrl, (2 * options.blockTime + 1) * 1000, logger);
       await saved.save(anvil.rpcUrl);
     } catch (err) {
       logger.warn(`could not save the embedded L1's state: ${(err as Error).message}`);
@@ -201,7 +205,7 @@ export async function connectEmbeddedL1(
     const testClient = createTestClient({ chain, mode: 'anvil', transport: http(anvil.rpcUrl) });
     // Before anything is mined: a block mined now would carry the wall clock's time.
     const resumed =
-      loadStateFile === undefined
+      loadStateFile === undefined || orphaned
         ? undefined
         : await resumeTime(client, stoppedAt(stoppedFile, loadStateFile));
     // Deployment mines each of its transactions itself, also with interval mining, rather than
@@ -250,6 +254,32 @@ export async function connectEmbeddedL1(
   } catch (err) {
     await close();
     throw err;
+  }
+}
+
+/** Waits (at most `ms`) until anvil's pool holds no transaction waiting to be mined. */
+async function untilPoolEmpty(rpcUrl: string, ms: number, logger: L1Logger): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    let pending = 0;
+    try {
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'txpool_status', params: [] }),
+        signal: AbortSignal.timeout(1000),
+      });
+      const status = ((await res.json()) as { result?: { pending?: string } }).result;
+      pending = Number(status?.pending ?? 0);
+    } catch {
+      return; // anvil does not answer: there is nothing to wait for
+    }
+    if (pending === 0) return;
+    if (Date.now() > deadline) {
+      logger.warn(`stopping with ${pending} L1 transaction(s) not mined: they are not in the saved state`);
+      return;
+    }
+    await sleep(100);
   }
 }
 

@@ -133,7 +133,7 @@ export function errorSummary(err: unknown, maxLength = 2000): string {
   if (revert !== undefined) return describeL1Revert(revert);
   const text =
     err instanceof BaseError
-      ? `${err.shortMessage}${err.details && !err.shortMessage.includes(err.details) ? `: ${err.details}` : ''}`
+      ? `${err.shortMessage.replace(/\.$/, '')}${err.details && !err.shortMessage.includes(err.details) ? `: ${err.details}` : ''}`
       : err instanceof Error
         ? `${err.name}: ${err.message}`
         : String(err);

@@ -52,7 +52,9 @@ describe('Ctrl-C (SIGINT to the process group) at random moments', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test(`${ROUNDS} stops lose nothing that was reported on L1`, { timeout: ROUNDS * 60_000 }, async () => {
+  test(`${ROUNDS} Ctrl-Cs, a hang-up and a SIGTERM lose nothing that was reported on L1`, {
+    timeout: (ROUNDS + 2) * 60_000,
+  }, async () => {
     const reported: Reported = {
       blocks: new Map(),
       receipts: new Map(),
@@ -60,7 +62,14 @@ describe('Ctrl-C (SIGINT to the process group) at random moments', () => {
       accepted: new Set(),
     };
     let sent = 0;
-    for (let round = 0; round < ROUNDS; round++) {
+    // Ctrl-C (SIGINT to the group) each round; then a closed terminal (SIGHUP to the group) and a
+    // service manager's stop (SIGTERM to the node alone).
+    const stops: { signal: NodeJS.Signals; group: boolean }[] = [
+      ...Array.from({ length: ROUNDS }, () => ({ signal: 'SIGINT' as const, group: true })),
+      { signal: 'SIGHUP', group: true },
+      { signal: 'SIGTERM', group: false },
+    ];
+    for (const [round, stop] of stops.entries()) {
       node = await startInGroup(dataDir, CHAIN);
       const n = node;
       const pub = (m: string, p?: unknown) => result(n.publicUrl, m, p) as Promise<any>;
@@ -95,11 +104,12 @@ describe('Ctrl-C (SIGINT to the process group) at random moments', () => {
         }
         await sleep(200);
       }
-      const code = await n.signalGroup('SIGINT');
+      if (!stop.group) n.child.kill(stop.signal);
+      const code = stop.group ? await n.signalGroup(stop.signal) : await n.exited;
       signalled = true;
       await load;
       const out = n.output();
-      assert.equal(code, 0, `round ${round}: exit code\n${out.slice(-3000)}`);
+      assert.equal(code, 0, `round ${round} (${stop.signal}): exit code\n${out.slice(-3000)}`);
       assert.match(out, /node stopped/, `round ${round}: the node closed its stores`);
       assert.doesNotMatch(out, /could not save the embedded L1/, `round ${round}`);
       assert.doesNotMatch(out, /embedded L1 \(anvil\) (was killed|exited)/, `round ${round}`);
@@ -111,7 +121,7 @@ describe('Ctrl-C (SIGINT to the process group) at random moments', () => {
     }
     node = await startInGroup(dataDir, CHAIN);
     const last = node;
-    await checkUnchanged((m, p) => result(last.publicUrl, m, p) as Promise<any>, reported, ROUNDS);
+    await checkUnchanged((m, p) => result(last.publicUrl, m, p) as Promise<any>, reported, stops.length);
     assert.ok(reported.receipts.size > 0, `some txs reached L1 (${reported.accepted.size} accepted)`);
   });
 });

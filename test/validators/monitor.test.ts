@@ -244,7 +244,7 @@ describe('validator monitor', () => {
     });
   });
 
-  function world(o: { calls?: { n: number } } = {}): World {
+  function world(o: { calls?: { n: number }; logger?: pino.Logger } = {}): World {
     const env = freshEnv();
     const stats = new ValidatorStatsStore(env, { slotWindow: 200 });
     const offenses = new OffenseStore(env, { roundSize: 4, epochDuration: constants.epochDuration });
@@ -259,7 +259,7 @@ describe('validator monitor', () => {
       domain,
       meta,
       slashing: SLASHING,
-      logger: silent,
+      logger: o.logger ?? silent,
     });
     return {
       monitor,
@@ -500,5 +500,25 @@ describe('validator monitor', () => {
     } finally {
       store.setProvenCheckpoint(0);
     }
+  });
+
+  test('a stretch of epochs with everybody away is one warning, not one per offense', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'warn' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const w = world({ logger });
+    w.meta.putSync('startSlot', 12);
+    // Epochs 3..5 (slots 12..23) hold no checkpoint: every proposer missed its slot.
+    syncTo(at(24));
+    await w.monitor.afterPass(at(24));
+    const offenses = w.of(OffenseType.INACTIVITY);
+    assert.ok(offenses.length > 2, `offenses: ${offenses.length}`);
+    const warnings = lines.filter((l) => /inactivity/.test(l.msg));
+    assert.equal(warnings.length, 1, JSON.stringify(warnings));
+    assert.match(
+      warnings[0]!.msg,
+      new RegExp(
+        `^slashing offenses: inactivity by \\d validator\\(s\\) in epochs 3\\.\\.5 \\(${offenses.length} offenses`,
+      ),
+    );
   });
 });

@@ -2,6 +2,7 @@
 // dev accounts, as one block for a terminal and one record (with the same facts as fields) for
 // JSON logs.
 import { toHex32 } from '../core/field.js';
+import { formatDuration } from '../node/logger.js';
 import { formatFeeJuice } from './chain.js';
 
 export interface BannerFacts {
@@ -81,13 +82,4 @@ export function startBanner(f: BannerFacts): { text: string; fields: Record<stri
       devAccounts: f.accounts.map((a) => toHex32(a.address)),
     },
   };
-}
-
-/** `95` -> `1 min 35 s`, `7300` -> `2 h 1 min`. */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
-  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
 }

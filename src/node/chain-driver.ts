@@ -8,7 +8,7 @@ import { l1RevertOf } from '../l1/revert-reasons.js';
 import type { L1Head } from '../l1/roles.js';
 import type { DevProver } from '../prover/dev-prover.js';
 import type { Sequencer, SequencerOutcome } from '../sequencer/sequencer.js';
-import { errorSummary } from './logger.js';
+import { errorSummary, formatDuration } from './logger.js';
 
 export interface PassReport {
   /** True when sync is paused: the pass did nothing. */
@@ -65,6 +65,12 @@ export class ChainDriver {
       requests?: PassRequests | undefined;
       /** Told what each pass did (the metrics count it). */
       onPass?: ((report: PassReport) => void) | undefined;
+      /**
+       * The timestamp of the last L1 block the node had read, and the slot of a timestamp: the
+       * first pass says once how long L1 ran on without this node (an external L1, or an anvil
+       * left running), instead of a warning per missed slot, offense and revert.
+       */
+      away?: { followedUntil: () => bigint | undefined; slotAt: (timestamp: bigint) => number } | undefined;
       logger: Logger;
     },
   ) {
@@ -132,6 +138,10 @@ export class ChainDriver {
     const { rollup, archiver, sequencer, prover } = this.o;
     if (this.syncPaused)
       return { syncPaused: true, l1Block: (await rollup.latestL1Block()).number, checkpointsSynced: 0 };
+    if (!this.awayReported) {
+      this.awayReported = true;
+      await this.reportAway();
+    }
     const synced = await archiver.sync();
     const report: PassReport = { l1Block: synced.l1Block, checkpointsSynced: synced.checkpoints };
     await this.o.afterSync?.();
@@ -162,6 +172,23 @@ export class ChainDriver {
     logger.debug({ err }, 'chain pass failed');
     if (l1RevertOf(err)?.expected) logger.info(`chain pass: ${errorSummary(err)}`);
     else logger.warn(`chain pass failed: ${errorSummary(err)}`);
+  }
+
+  private awayReported = false;
+
+  /** Says once, at the first pass, for how long L1 ran on while the node did not follow it. */
+  private async reportAway(): Promise<void> {
+    const { away, rollup, logger } = this.o;
+    const followed = away?.followedUntil();
+    if (away === undefined || followed === undefined) return;
+    const latest = await rollup.latestL1Block();
+    const from = away.slotAt(followed) + 1;
+    const to = away.slotAt(latest.timestamp);
+    if (to - from < 1) return;
+    logger.warn(
+      `L1 ran on for ${formatDuration(Number(latest.timestamp - followed))} (slots ${from}..${to}) while this node did not follow it: ` +
+        "this node's validators missed those slots, and checkpoints left unproven past their proof window are pruned; syncing what happened meanwhile",
+    );
   }
 
   /** Starts passes on a timer (realtime clock). */

@@ -123,6 +123,15 @@ export function createLogger(
   return pino(options, pretty ? prettyStream(out) : jsonStream(out));
 }
 
+/** `95` -> `1 min 35 s`, `7300` -> `2 h 1 min`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+}
+
 /**
  * An error as a short string for logs: L1 client errors can carry whole transactions (megabytes of
  * calldata), which must not end up in every warning.

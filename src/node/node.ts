@@ -10,7 +10,7 @@ import { ChainStore } from '../archiver/chain-store.js';
 import type { Config } from '../config/settings.js';
 import { DEFAULT_SETUP_ALLOW_LIST } from '../core/constants.js';
 import { toHex32 } from '../core/field.js';
-import type { L1RollupConstants } from '../core/time.js';
+import { type L1RollupConstants, slotAt } from '../core/time.js';
 import { withAvmProtocolContracts } from '../execution/avm-protocol-contracts.js';
 import { devAccounts, devAccountsGenesisData } from '../execution/dev-accounts.js';
 import type { ExecutionOptions } from '../execution/executor.js';
@@ -347,6 +347,7 @@ export class CairnNode implements NodeApi {
         monitor: consensus.monitor,
         requests: passRequests,
         onPass: (report) => metrics.observePass(report),
+        away: { followedUntil: () => chain.l1SyncPoint?.timestamp, slotAt: (t) => slotAt(t, constants) },
         logger: root.child({ component: 'chain' }),
       });
       // A crash between the archiver's and the world state's commits leaves them apart.

@@ -2,7 +2,8 @@
 // long the node was stopped, as text and as fields.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type BannerFacts, formatDuration, startBanner } from '../../src/cli/banner.js';
+import { type BannerFacts, startBanner } from '../../src/cli/banner.js';
+import { formatDuration } from '../../src/node/logger.js';
 
 const facts: BannerFacts = {
   version: '0.1.0',

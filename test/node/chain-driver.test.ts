@@ -2,6 +2,7 @@
 // archiver, rollup, sequencer and prover objects that record their calls.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import pino, { type Logger } from 'pino';
 import { ChainDriver, type PassReport } from '../../src/node/chain-driver.js';
 import { silentLogger } from '../helpers/rpc.js';
 
@@ -36,7 +37,13 @@ interface Fakes {
 }
 
 function makeDriver(
-  options: { pollingIntervalMs?: number; sequencer?: boolean; prover?: boolean } = {},
+  options: {
+    pollingIntervalMs?: number;
+    sequencer?: boolean;
+    prover?: boolean;
+    away?: { followedUntil: () => bigint | undefined; slotAt: (t: bigint) => number };
+    logger?: Logger;
+  } = {},
 ): Fakes {
   const fakes = { calls: [] as string[], syncGate: undefined as Promise<void> | undefined } as Fakes;
   const rollup = {
@@ -75,7 +82,8 @@ function makeDriver(
     afterSync: async () => {
       fakes.calls.push('afterSync');
     },
-    logger: silentLogger(),
+    away: options.away,
+    logger: options.logger ?? silentLogger(),
   });
   return fakes;
 }
@@ -281,6 +289,41 @@ describe('ChainDriver polling interval', () => {
       assert.ok(syncs(f) <= now + 1, `${syncs(f)} passes, was ${now}`);
     } finally {
       await f.driver.stop();
+    }
+  });
+});
+
+describe('ChainDriver after a time away from L1', () => {
+  const capture = () => {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    return { lines, logger };
+  };
+  const slotAt = (t: bigint) => Number(t / 8n);
+
+  test('the first pass says once how long L1 ran on without the node', async () => {
+    const { lines, logger } = capture();
+    // The node had read L1 up to t=900; L1 is at t=1000 (slots of 8 s: 112 -> 125).
+    const f = makeDriver({ away: { followedUntil: () => 900n, slotAt }, logger });
+    await f.driver.pass();
+    await f.driver.pass();
+    const away = lines.filter((l) => /L1 ran on/.test(l.msg));
+    assert.equal(away.length, 1, JSON.stringify(lines));
+    assert.equal(away[0]!.level, 40);
+    assert.match(
+      away[0]!.msg,
+      /^L1 ran on for 1 min 40 s \(slots 113\.\.125\) while this node did not follow it/,
+    );
+  });
+
+  test('nothing is said after a pause shorter than a slot, or on a first start', async () => {
+    for (const followedUntil of [() => 995n, () => undefined]) {
+      const { lines, logger } = capture();
+      await makeDriver({ away: { followedUntil, slotAt }, logger }).driver.pass();
+      assert.deepEqual(
+        lines.filter((l) => /L1 ran on/.test(l.msg)),
+        [],
+      );
     }
   });
 });

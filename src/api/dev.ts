@@ -1,5 +1,5 @@
-// Dev methods (svcDev_, admin port): move the embedded L1's time, in the spirit of Anvil's
-// cheat codes. Registered only when the node runs its own L1.
+// Dev methods (svcDev_, admin port): move the embedded L1's time and take the chain back to a
+// snapshot, in the spirit of Anvil's cheat codes. Registered only when the node runs its own L1.
 import { z } from 'zod';
 import { bigintDec, frHex, l2Address, slotNumber, uint } from '../core/codecs.js';
 import type { MessageSentEvent } from '../l1/rollup-client.js';
@@ -23,6 +23,18 @@ const sentShape = (e: MessageSentEvent) => ({
   checkpointNumber: e.checkpointNumber,
   l1BlockNumber: e.l1BlockNumber,
 });
+
+/** A dev snapshot's id: a hex quantity, as anvil's evm_snapshot gives. */
+const snapshotId = z
+  .codec(
+    z.string().regex(/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,12})$/, 'expected a hex quantity such as 0x1'),
+    z.number().int(),
+    {
+      decode: (text) => Number.parseInt(text.slice(2), 16),
+      encode: (id) => `0x${id.toString(16)}`,
+    },
+  )
+  .describe('Dev snapshot id: a hex quantity (0x0, 0x1, …)');
 
 export function devMethods(node: NodeApi): RpcMethod[] {
   const { dev } = node;
@@ -98,6 +110,39 @@ export function devMethods(node: NodeApi): RpcMethod[] {
       result: sentMessage,
       handler: async (to, amount, secretHash) =>
         sentShape(await dev.depositFeeJuice({ to, amount, secretHash })),
+    }),
+    defineMethod({
+      namespace: 'svcDev',
+      name: 'snapshot',
+      summary:
+        'Takes a snapshot of the whole dev chain, the embedded L1 and the L2 (blocks, tips, state, contracts, mempool); returns its id (in memory: a restart forgets it)',
+      params: [],
+      resultName: 'id',
+      result: snapshotId,
+      handler: () => dev.snapshot(),
+    }),
+    defineMethod({
+      namespace: 'svcDev',
+      name: 'revert',
+      summary:
+        'Takes the whole dev chain back to a snapshot; the snapshot and every later one are consumed. L1 time goes back too, and the finalized tip may move back',
+      params: [{ name: 'id', schema: snapshotId }],
+      resultName: 'reverted',
+      result: z.literal(true).describe('true (an unknown id is an error and changes nothing)'),
+      handler: async (id) => {
+        await dev.revert(id);
+        return true as const;
+      },
+    }),
+    defineMethod({
+      namespace: 'svcDev',
+      name: 'reset',
+      summary:
+        'Takes the whole dev chain back to genesis, as the node started on it; every snapshot is consumed (refused when the node started on a chain already past genesis)',
+      params: [],
+      resultName: 'moved',
+      result: moved,
+      handler: async () => report(await dev.reset()),
     }),
     defineMethod({
       namespace: 'svcDev',

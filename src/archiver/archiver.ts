@@ -19,6 +19,7 @@ import type { WorldState } from '../world-state/world-state.js';
 import type { ProposedBlocks } from './chain-reader.js';
 import type { ChainStore, L1SyncPoint } from './chain-store.js';
 import { genesisBlockOf } from './genesis.js';
+import type { BlockId } from './types.js';
 
 /** How long a pass waits, by default, for L1 to say it keeps a proof's block for good before going on without. */
 const DURABILITY_WAIT_MS = 250;
@@ -80,6 +81,18 @@ type L1Event =
   | ({ kind: 'proposed' } & CheckpointProposedEvent)
   | ({ kind: 'proven' } & EpochProvenEvent)
   | ({ kind: 'pruned' } & CheckpointsPrunedEvent);
+
+/** The chain as a dev snapshot records it: what L1 cannot give back, and the tips. */
+export interface ChainSnapshot {
+  latest: BlockId;
+  checkpoint: number;
+  proven: number;
+  provenAtL1Block: bigint | undefined;
+  finalized: number;
+  l1SyncPoint: L1SyncPoint | undefined;
+  /** Blocks no checkpoint held yet, oldest first. */
+  proposed: L2Block[];
+}
 
 export class Archiver implements ProposedBlocks {
   private batchBlocks: number;
@@ -152,34 +165,7 @@ export class Archiver implements ProposedBlocks {
     if (from <= latest.number) {
       const lastOfBatch = from + BigInt(this.batchBlocks) - 1n;
       const to = lastOfBatch < latest.number ? lastOfBatch : latest.number;
-      const events: L1Event[] = [
-        ...(await rollup.checkpointsPrunedEvents(from, to)).map((e) => ({ kind: 'pruned' as const, ...e })),
-        ...(await rollup.checkpointProposedEvents(from, to)).map((e) => ({
-          kind: 'proposed' as const,
-          ...e,
-        })),
-        ...(await rollup.epochProvenEvents(from, to)).map((e) => ({ kind: 'proven' as const, ...e })),
-      ].sort((a, b) =>
-        a.l1BlockNumber === b.l1BlockNumber
-          ? a.logIndex - b.logIndex
-          : a.l1BlockNumber < b.l1BlockNumber
-            ? -1
-            : 1,
-      );
-      // Messages first: a sync point never moves past messages that were not recorded.
-      store.messages.add(await rollup.messageSentEvents(from, to));
-      for (const event of events) {
-        if (event.kind === 'pruned') {
-          await this.prune(event);
-          report.pruned++;
-        } else if (event.kind === 'proposed') {
-          if (await this.addCheckpoint(event)) report.checkpoints++;
-        } else {
-          store.setProvenCheckpoint(event.toCheckpoint, event.l1BlockNumber);
-          report.proven++;
-        }
-      }
-      store.setL1SyncPoint(syncPointOf(await rollup.l1Block(to)));
+      await this.readL1Blocks(from, to, report);
       await this.reportProgress(from, to, latest.number);
       if (to === latest.number) await this.checkRollupAgreesWithEvents(to);
     }
@@ -196,6 +182,42 @@ export class Archiver implements ProposedBlocks {
       }
     }
     return report;
+  }
+
+  /**
+   * Reads L1 blocks `from`..`to`: their L1-to-L2 messages, then the pruned, proposed and proven
+   * events in L1 order; then moves the sync point to `to`.
+   */
+  private async readL1Blocks(from: bigint, to: bigint, report: SyncReport): Promise<void> {
+    const { rollup, store } = this.o;
+    const events: L1Event[] = [
+      ...(await rollup.checkpointsPrunedEvents(from, to)).map((e) => ({ kind: 'pruned' as const, ...e })),
+      ...(await rollup.checkpointProposedEvents(from, to)).map((e) => ({
+        kind: 'proposed' as const,
+        ...e,
+      })),
+      ...(await rollup.epochProvenEvents(from, to)).map((e) => ({ kind: 'proven' as const, ...e })),
+    ].sort((a, b) =>
+      a.l1BlockNumber === b.l1BlockNumber
+        ? a.logIndex - b.logIndex
+        : a.l1BlockNumber < b.l1BlockNumber
+          ? -1
+          : 1,
+    );
+    // Messages first: a sync point never moves past messages that were not recorded.
+    store.messages.add(await rollup.messageSentEvents(from, to));
+    for (const event of events) {
+      if (event.kind === 'pruned') {
+        await this.prune(event);
+        report.pruned++;
+      } else if (event.kind === 'proposed') {
+        if (await this.addCheckpoint(event)) report.checkpoints++;
+      } else {
+        store.setProvenCheckpoint(event.toCheckpoint, event.l1BlockNumber);
+        report.proven++;
+      }
+    }
+    store.setL1SyncPoint(syncPointOf(await rollup.l1Block(to)));
   }
 
   /** The last request that L1 keep a block for good: it runs beside the passes, never inside one. */
@@ -393,7 +415,23 @@ export class Archiver implements ProposedBlocks {
     const onL1 = await rollup.l1BlockIfAny(point.blockNumber);
     if (onL1?.hash === point.blockHash) return;
     const pending = await rollup.pendingCheckpointNumber();
-    let keep = Math.min(store.latestCheckpointNumber, pending);
+    const keep = await this.newestCheckpointOnL1(Math.min(store.latestCheckpointNumber, pending));
+    const restart = await this.restartPoint(keep);
+    const lastKept = store.lastBlockOfCheckpoint(keep);
+    if (worldState.latestBlockNumber > lastKept) await worldState.rollbackTo(lastKept);
+    const removed = store.rewind(lastKept, restart);
+    const proven = Math.min(await rollup.provenCheckpointNumber(), keep);
+    if (store.provenCheckpoint > proven) store.setProvenCheckpoint(proven);
+    logger.warn(
+      `L1 no longer has block ${point.blockNumber} as synced (an L1 reorg, or an L1 that lost its newest blocks): ` +
+        `unwound ${removed.length} blocks to checkpoint ${keep}, syncing again from L1 block ${restart.blockNumber}`,
+    );
+  }
+
+  /** The newest stored checkpoint up to `limit` that L1 holds as stored, in the same L1 block (0: none). */
+  private async newestCheckpointOnL1(limit: number): Promise<number> {
+    const { rollup, store } = this.o;
+    let keep = limit;
     while (keep > 0) {
       const ours = store.getCheckpoint(keep)!;
       const theirs = await rollup.checkpoint(keep);
@@ -407,16 +445,7 @@ export class Archiver implements ProposedBlocks {
       }
       keep--;
     }
-    const restart = await this.restartPoint(keep);
-    const lastKept = store.lastBlockOfCheckpoint(keep);
-    if (worldState.latestBlockNumber > lastKept) await worldState.rollbackTo(lastKept);
-    const removed = store.rewind(lastKept, restart);
-    const proven = Math.min(await rollup.provenCheckpointNumber(), keep);
-    if (store.provenCheckpoint > proven) store.setProvenCheckpoint(proven);
-    logger.warn(
-      `L1 no longer has block ${point.blockNumber} as synced (an L1 reorg, or an L1 that lost its newest blocks): ` +
-        `unwound ${removed.length} blocks to checkpoint ${keep}, syncing again from L1 block ${restart.blockNumber}`,
-    );
+    return keep;
   }
 
   /** Where sync starts again to re-read everything after checkpoint `keep`: its L1 block. */
@@ -450,6 +479,90 @@ export class Archiver implements ProposedBlocks {
       `rolled back to block ${target}: ${removed.length} blocks removed; checkpoints after ${keep} will be read again from L1 block ${restart.blockNumber + 1n}`,
     );
     return { removed: removed.length, keptCheckpoint: keep, restartL1Block: restart.blockNumber };
+  }
+
+  /** The chain as it is now, for a dev snapshot (svcDev_snapshot, taken between passes). */
+  devSnapshot(): ChainSnapshot {
+    const { store } = this.o;
+    const tips = store.getTips();
+    const proposed: L2Block[] = [];
+    for (let n = tips.checkpointed.block.number + 1; n <= tips.proposed.number; n++)
+      proposed.push(store.getBlock(n)!);
+    return {
+      latest: tips.proposed,
+      checkpoint: store.latestCheckpointNumber,
+      proven: store.provenCheckpoint,
+      provenAtL1Block: store.provenAtL1Block,
+      finalized: store.finalizedCheckpoint,
+      l1SyncPoint: store.l1SyncPoint,
+      proposed,
+    };
+  }
+
+  /**
+   * Brings the chain back to a dev snapshot once L1 is back at the L1 state of the same moment
+   * (anvil's evm_revert): unwinds to the newest checkpoint L1 still holds as stored, reads L1
+   * again up to the snapshot's sync point (which re-executes the checkpoints after it), stores the
+   * snapshot's proposed blocks again (L1 cannot give those back) and sets the proven and finalized
+   * tips as they were. The finalized tip moves back: nothing else ever does that. The caller makes
+   * sure no pass runs meanwhile. Returns whether the chain is the snapshot's again (its latest
+   * block); false only if L1 holds other checkpoints than the snapshot had.
+   */
+  async revertToSnapshot(snapshot: ChainSnapshot): Promise<boolean> {
+    const { rollup, store, worldState, logger } = this.o;
+    // What was learnt of L1 since is about blocks L1 no longer has.
+    this.durability = undefined;
+    this.disagreement = undefined;
+    this.disagreeingPasses = 0;
+    this.catchUp = undefined;
+    const keep = await this.newestCheckpointOnL1(Math.min(snapshot.checkpoint, store.latestCheckpointNumber));
+    const lastKept = store.lastBlockOfCheckpoint(keep);
+    await this.rollbackTo(lastKept, { rebuildWorldState: lastKept < worldState.oldestBlockNumber });
+    const until = snapshot.l1SyncPoint?.blockNumber;
+    const report: SyncReport = { checkpoints: 0, proven: 0, pruned: 0, l1Block: until ?? 0n };
+    for (
+      let from = this.syncedL1Block + 1n;
+      until !== undefined && from <= until;
+      from = this.syncedL1Block + 1n
+    ) {
+      const last = from + BigInt(this.batchBlocks) - 1n;
+      await this.readL1Blocks(from, last < until ? last : until, report);
+    }
+    for (const block of snapshot.proposed) {
+      if (store.getBlock(block.number)?.hash === block.hash) continue;
+      // L1 has blocks there: they win, as in any sync.
+      if (store.latestBlockNumber !== block.number - 1) break;
+      const i = block.indexWithinCheckpoint;
+      await this.reexecute(
+        block,
+        { checkpointNumber: block.checkpointNumber, indexWithinCheckpoint: i },
+        i === 0
+          ? { l1ToL2Messages: await rollup.l1ToL2Messages(block.checkpointNumber) }
+          : { previousSponge: store.getBlock(block.number - 1)!.header.spongeBlobHash },
+        `proposed block ${block.number} of the snapshot does not re-execute to its own header`,
+      );
+      store.addProposedBlock(block);
+    }
+    const checkpoint = store.latestCheckpointNumber;
+    const proven = Math.min(snapshot.proven, checkpoint);
+    store.restoreProofTips({
+      proven,
+      provenAtL1Block: snapshot.provenAtL1Block,
+      finalized: Math.min(snapshot.finalized, proven),
+    });
+    const same =
+      store.getBlock(snapshot.latest.number)?.hash === snapshot.latest.hash &&
+      store.latestBlockNumber === snapshot.latest.number;
+    logger.warn(
+      `reverted to a dev snapshot: block ${store.latestBlockNumber}, checkpoint ${checkpoint}, ` +
+        `proven ${proven}, finalized ${store.finalizedCheckpoint}` +
+        (same ? '' : ` (the snapshot had block ${snapshot.latest.number}: L1 holds other checkpoints)`),
+    );
+    return same;
+  }
+
+  private get syncedL1Block(): bigint {
+    return this.o.store.l1SyncPoint?.blockNumber ?? this.o.constants.l1StartBlock - 1n;
   }
 
   /**

@@ -391,6 +391,24 @@ export class ChainStore implements ChainReader {
     this.write(() => this.meta.putSync('finalizedCheckpoint', number));
   }
 
+  /**
+   * Sets the proven and finalized checkpoints, and the L1 block of the proof, as a dev snapshot
+   * had them (a dev revert: the only change that moves the finalized tip back).
+   */
+  restoreProofTips(t: { proven: number; provenAtL1Block: bigint | undefined; finalized: number }): void {
+    if (t.proven > this.latestCheckpointNumber || t.finalized > t.proven) {
+      throw new Error(
+        `cannot set proven ${t.proven} and finalized ${t.finalized}: the latest checkpoint is ${this.latestCheckpointNumber}`,
+      );
+    }
+    this.write(() => {
+      this.meta.putSync('provenCheckpoint', t.proven);
+      if (t.provenAtL1Block === undefined) this.meta.removeSync('provenAtL1Block');
+      else this.meta.putSync('provenAtL1Block', t.provenAtL1Block.toString());
+      this.meta.putSync('finalizedCheckpoint', t.finalized);
+    });
+  }
+
   get provenCheckpoint(): number {
     return (this.meta.get('provenCheckpoint') as number | undefined) ?? 0;
   }

@@ -7,6 +7,7 @@ import { NODE_VERSION } from '../core/version.js';
 import { createLogger } from '../node/logger.js';
 import { addChainCommands } from './chain.js';
 import { addContractCommand } from './contract.js';
+import { addDevCommand } from './dev.js';
 import { wrapHelp } from './help-layout.js';
 import { addL1Command } from './l1.js';
 import type { RunningNode } from './serve.js';
@@ -147,6 +148,7 @@ addTxCommand(program);
 addContractCommand(program);
 addChainCommands(program);
 addL1Command(program);
+addDevCommand(program);
 wrapHelp(program);
 
 await program.parseAsync(process.argv);

@@ -409,6 +409,24 @@ export class SavedL1State {
   }
 
   /**
+   * Saves anvil's state now as a new history (after a save under way): anvil went back to an
+   * earlier state (evm_revert), so the saved state may hold blocks it no longer has, and what was
+   * known saved no longer counts. Resolves with the saved block, undefined if it could not save.
+   */
+  saveReplaced(rpcUrl: string): Promise<bigint | undefined> {
+    const run = this.saving.then(() => {
+      this.saved = undefined;
+      this.failedAt = undefined;
+      return this.saveNow(rpcUrl);
+    });
+    this.saving = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /**
    * Resolves true once the saved state holds L1 block `block`, saving anvil's state if it does not
    * yet — at once while saves are cheap, else only when the save budget allows (false until then).
    */

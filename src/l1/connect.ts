@@ -88,6 +88,12 @@ export interface L1Connection {
    * state holds the block (it is saved now if it does not). False if it could not be saved.
    */
   ensureDurable(l1Block: bigint): Promise<boolean>;
+  /**
+   * The embedded L1 only: saves its state now, replacing the saved one, after anvil's evm_revert
+   * took it back to an earlier state (the saved state may hold blocks it no longer has, and a
+   * restart would bring them back). Resolves with the saved block, undefined if it could not save.
+   */
+  saveAfterRevert?(): Promise<bigint | undefined>;
   /** Stops the embedded anvil (saving its state); nothing for an external L1. */
   close(): Promise<void>;
 }
@@ -249,6 +255,7 @@ export async function connectEmbeddedL1(
       addresses: withSlasherAddress,
       client,
       ensureDurable: (l1Block) => saved.ensureSaved(anvil.rpcUrl, l1Block),
+      saveAfterRevert: () => saved.saveReplaced(anvil.rpcUrl),
       close,
     };
   } catch (err) {

@@ -336,6 +336,28 @@ export class TxPool {
     for (const e of gone) this.#delete(e.hash);
   }
 
+  /** Every entry, pending or mined (entries are immutable: a dev snapshot keeps these). */
+  entries(): PoolEntry[] {
+    return [...this.#entries.values()];
+  }
+
+  /** Replaces everything in the pool with `entries`, in one write (a dev revert). */
+  replaceAll(entries: readonly PoolEntry[]): void {
+    const stored = entries.map((e) => [toHex32(e.hash), TxPool.#stored(e)] as const);
+    this.#env.write(() => {
+      this.#txs.clearSync();
+      for (const [key, value] of stored) this.#txs.putSync(key, value);
+    });
+    this.#entries.clear();
+    this.#pending.length = 0;
+    this.#byNullifier.clear();
+    this.#pendingBytes = 0;
+    for (const e of entries) {
+      this.#entries.set(e.hash, e);
+      if (e.blockNumber === undefined) this.#indexPending(e);
+    }
+  }
+
   #uniqueEntries(hashes: readonly Fr[]): PoolEntry[] {
     return [...new Set(hashes)].flatMap((h) => this.#entries.get(h) ?? []);
   }

@@ -460,6 +460,23 @@ export class TxService {
     for (const d of drop) this.o.logger.info(`tx ${toHex32(d.hash)} left the mempool: ${d.why}`);
   }
 
+  // ---- dev snapshots -------------------------------------------------------------------------
+
+  /** The pool's txs, pending and mined, for a dev snapshot. */
+  poolSnapshot(): PoolEntry[] {
+    return this.pool.entries();
+  }
+
+  /**
+   * Puts the pool back as a dev snapshot had it (the chain and L1 were reverted with it), and
+   * reads the fees of the reverted L1.
+   */
+  async restorePool(entries: readonly PoolEntry[]): Promise<void> {
+    this.pool.replaceAll(entries);
+    this.evictedAt = '';
+    await this.refreshFees();
+  }
+
   // ---- queries -------------------------------------------------------------------------------
 
   getPendingTx(hash: Fr): Tx | undefined {

@@ -68,6 +68,8 @@ export interface Consensus {
   /** Reads and casts votes on slash payloads; undefined when the rollup has no Slasher. */
   slashVoter: SlashVoter | undefined;
   client: ValidatorClient;
+  /** What the node's validators signed per slot (slashing protection). */
+  signingRecord: SigningRecord;
   /** Undefined when validator stats are off. */
   stats: ValidatorStatsStore | undefined;
   monitor: ValidatorMonitor | undefined;
@@ -130,6 +132,7 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
         logger: d.root.child({ component: 'p2p' }),
       })
     : undefined;
+  const signingRecord = new SigningRecord(d.nodeStore, RECENT_SLOTS);
   const client = new ValidatorClient({
     domain: d.domain,
     committee,
@@ -139,7 +142,7 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
       duplicateAttestationPenalty: config.slashDuplicateAttestationPenalty,
     }),
     offenses,
-    signingRecord: new SigningRecord(d.nodeStore, RECENT_SLOTS),
+    signingRecord,
     chain: d.chain,
     proposedBlocks: d.proposedBlocks,
     worldState: d.worldState,
@@ -194,6 +197,7 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     slashingRoundSize,
     slashVoter,
     client,
+    signingRecord,
     stats,
     monitor,
     network,

@@ -1,16 +1,24 @@
 // The dev cheat codes (svcDev_*, served only when the node runs its own L1): mine L1 blocks
 // with a chain pass after each, move L1 time to a slot or the next epoch, send an L1-to-L2
-// message or a Fee Juice deposit from the embedded L1's dev account, and switch the clock.
+// message or a Fee Juice deposit from the embedded L1's dev account, switch the clock, and take
+// the whole chain back to a snapshot or to genesis (dev-snapshots.ts).
 import type { Logger } from 'pino';
 import { createTestClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { Archiver } from '../archiver/archiver.js';
 import type { ChainReader } from '../archiver/chain-reader.js';
 import { invalidParams, refused } from '../core/errors.js';
 import type { Fr } from '../core/field.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
+import type { L1Connection } from '../l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
 import { type MessageSentEvent, messageSentIn, type RollupClient } from '../l1/rollup-client.js';
+import type { TxService } from '../mempool/tx-service.js';
+import type { DevProver } from '../prover/dev-prover.js';
+import type { Sequencer } from '../sequencer/sequencer.js';
 import type { ChainDriver } from './chain-driver.js';
+import type { Consensus } from './consensus.js';
+import { DevSnapshots, type Reverted } from './dev-snapshots.js';
 import { errorSummary } from './logger.js';
 import type { Clock } from './status.js';
 
@@ -24,6 +32,13 @@ export interface DevOperationsOptions {
   clock: Clock;
   l1BlockTime: number;
   rollupVersion: number;
+  /** What a revert takes back besides L1: the chain's only writer, the mempool, the slot memory. */
+  archiver: Archiver;
+  txs: TxService;
+  sequencer: Sequencer | undefined;
+  prover: DevProver | undefined;
+  consensus: Pick<Consensus, 'signingRecord' | 'pool'>;
+  l1: Pick<L1Connection, 'saveAfterRevert'>;
   logger: Logger;
 }
 
@@ -32,8 +47,55 @@ export class DevOperations {
   /** The embedded L1's funded deployer sends the dev L1 transactions. */
   private readonly sender = privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY);
 
+  private readonly snapshots: DevSnapshots;
+  /** The methods that move L1 run one at a time (a revert must not land between a mine's steps). */
+  private serial: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly o: DevOperationsOptions) {
     this.anvil = createTestClient({ mode: 'anvil', transport: http(o.l1RpcUrl) });
+    const request = this.anvil.request as unknown as (r: {
+      method: string;
+      params: unknown[];
+    }) => Promise<unknown>;
+    const { saveAfterRevert } = o.l1;
+    if (saveAfterRevert === undefined) throw new Error('dev methods need the embedded L1');
+    this.snapshots = new DevSnapshots({
+      anvil: (method, params) => request({ method, params }),
+      rollup: o.rollup,
+      saveL1: saveAfterRevert,
+      constants: o.constants,
+      driver: o.driver,
+      archiver: o.archiver,
+      chain: o.chain,
+      txs: o.txs,
+      sequencer: o.sequencer,
+      prover: o.prover,
+      signingRecord: o.consensus.signingRecord,
+      attestations: o.consensus.pool,
+      logger: o.logger,
+    });
+  }
+
+  /** Runs `fn` after the L1-moving dev method under way. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(fn);
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Takes a snapshot of the whole dev chain, L1 and L2; returns its id. */
+  snapshot(): Promise<number> {
+    return this.exclusive(() => this.snapshots.snapshot());
+  }
+
+  /** Takes the whole chain back to snapshot `id` (consumed, with every later one). */
+  revert(id: number): Promise<Reverted> {
+    return this.exclusive(() => this.snapshots.revert(id));
+  }
+
+  /** Takes the whole chain back to genesis, as this node started on it. */
+  reset(): Promise<Reverted> {
+    return this.exclusive(() => this.snapshots.reset());
   }
 
   get clockMode(): Clock['mode'] {
@@ -65,7 +127,11 @@ export class DevOperations {
   }
 
   /** Mines `blocks` L1 blocks, running a chain pass after each (so proposals and proofs land). */
-  async mine(blocks: number): Promise<{ l1Block: bigint; l2Block: number }> {
+  mine(blocks: number): Promise<{ l1Block: bigint; l2Block: number }> {
+    return this.exclusive(() => this.mineNow(blocks));
+  }
+
+  private async mineNow(blocks: number): Promise<{ l1Block: bigint; l2Block: number }> {
     for (let i = 0; i < blocks; i++) {
       await this.anvil.mine({ blocks: 1 });
       try {
@@ -79,28 +145,36 @@ export class DevOperations {
   }
 
   /** Moves L1 time to the start of `slot` (mining a block there), then mines one more block. */
-  async advanceToSlot(slot: number): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {
+  advanceToSlot(slot: number): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {
+    return this.exclusive(() => this.advanceToSlotNow(slot));
+  }
+
+  private async advanceToSlotNow(slot: number): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {
     const { constants } = this.o;
     const now = (await this.o.rollup.latestL1Block()).timestamp;
     if (slot <= slotAt(now, constants)) {
       throw invalidParams(`slot ${slot} is not in the future: the L1 is in slot ${slotAt(now, constants)}`);
     }
     await this.anvil.setNextBlockTimestamp({ timestamp: slotStart(slot, constants) });
-    const mined = await this.mine(2);
+    const mined = await this.mineNow(2);
     return { ...mined, slot };
   }
 
   /** Moves L1 time to the next slot (the instant clock's step). */
-  async advanceToNextSlot(): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {
-    const now = (await this.o.rollup.latestL1Block()).timestamp;
-    return this.advanceToSlot(slotAt(now, this.o.constants) + 1);
+  advanceToNextSlot(): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {
+    return this.exclusive(async () => {
+      const now = (await this.o.rollup.latestL1Block()).timestamp;
+      return this.advanceToSlotNow(slotAt(now, this.o.constants) + 1);
+    });
   }
 
-  async advanceToNextEpoch(): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {
-    const { constants } = this.o;
-    const now = (await this.o.rollup.latestL1Block()).timestamp;
-    const epoch = epochOfSlot(slotAt(now, constants), constants);
-    return this.advanceToSlot((epoch + 1) * constants.epochDuration);
+  advanceToNextEpoch(): Promise<{ l1Block: bigint; l2Block: number; slot: number }> {
+    return this.exclusive(async () => {
+      const { constants } = this.o;
+      const now = (await this.o.rollup.latestL1Block()).timestamp;
+      const epoch = epochOfSlot(slotAt(now, constants), constants);
+      return this.advanceToSlotNow((epoch + 1) * constants.epochDuration);
+    });
   }
 
   /** Switches the clock: realtime mines every l1BlockTime seconds and runs passes on a timer. */

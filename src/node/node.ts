@@ -423,6 +423,12 @@ export class CairnNode implements NodeApi {
             clock,
             l1BlockTime: config.l1BlockTime,
             rollupVersion: config.rollupVersion,
+            archiver,
+            txs,
+            sequencer,
+            prover,
+            consensus,
+            l1,
             logger,
           });
       if (config.clock === 'instant') {

@@ -26,6 +26,14 @@ export class DevProver {
     },
   ) {}
 
+  /**
+   * Forgets the proof it sent (a dev revert dropped the L1's pending transactions, the proof with
+   * them): the next pass sends one if one is due.
+   */
+  forgetSentProof(): void {
+    this.sent = { to: 0, at: 0n };
+  }
+
   /** Proves the oldest unproven epoch that ended before the slot of `l1Timestamp`, if any. */
   async work(
     l1Timestamp: bigint,

@@ -146,6 +146,13 @@ export type SequencerOutcome =
   | { kind: 'published'; slot: number; checkpointNumber: number; blocks: number[]; txHash: Hash }
   | { kind: 'pruning'; slot: number; txHash: Hash };
 
+/** The slots a sequencer last acted in, so that it acts once per slot. */
+export interface SlotsActedIn {
+  sent: number;
+  pruned: number;
+  voted: number;
+}
+
 export class Sequencer {
   private paused = false;
   /** The slot of the last proposal sent, so a slot is proposed for once. */
@@ -183,6 +190,18 @@ export class Sequencer {
       coinbase: v.coinbase ?? this.settings.coinbase ?? v.attester.address.toLowerCase(),
       feeRecipient: v.feeRecipient ?? this.settings.feeRecipient ?? 0n,
     };
+  }
+
+  /** The slots it last proposed, pruned and voted in (a dev snapshot keeps them). */
+  slotsActedIn(): SlotsActedIn {
+    return { sent: this.sentForSlot, pruned: this.prunedInSlot, voted: this.votedInSlot };
+  }
+
+  /** Puts back what a dev snapshot kept: a dev revert takes L1 time back to the snapshot's slot. */
+  restoreSlotsActedIn(slots: SlotsActedIn): void {
+    this.sentForSlot = slots.sent;
+    this.prunedInSlot = slots.pruned;
+    this.votedInSlot = slots.voted;
   }
 
   get isPaused(): boolean {

@@ -31,7 +31,7 @@ export interface PooledBlockProposal extends BlockProposal {
   proposer: string;
 }
 
-interface SlotEntry {
+export interface SlotEntry {
   blocks: PooledBlockProposal[];
   checkpoints: PooledCheckpointProposal[];
   /** attester → digest → attestation */
@@ -39,6 +39,20 @@ interface SlotEntry {
 }
 
 export type AddOutcome = 'added' | 'known' | 'full';
+
+/** A copy of the entries of slots from `from` on (their lists and maps; the items are immutable). */
+function copySlots(slots: ReadonlyMap<number, SlotEntry>, from: number): Map<number, SlotEntry> {
+  const copy = new Map<number, SlotEntry>();
+  for (const [s, e] of slots) {
+    if (s < from) continue;
+    copy.set(s, {
+      blocks: [...e.blocks],
+      checkpoints: [...e.checkpoints],
+      attestations: new Map([...e.attestations].map(([attester, d]) => [attester, new Map(d)])),
+    });
+  }
+  return copy;
+}
 
 export class AttestationPool {
   private readonly slots = new Map<number, SlotEntry>();
@@ -110,6 +124,20 @@ export class AttestationPool {
   /** attester → signature, for one digest. */
   signatures(slot: number, digest: Hex): Map<string, Hex> {
     return new Map(this.attestations(slot, digest).map((a) => [a.attester, a.signature]));
+  }
+
+  /** A copy of the slots from `slot` on (a dev snapshot). */
+  copyFrom(slot: number): Map<number, SlotEntry> {
+    return copySlots(this.slots, slot);
+  }
+
+  /**
+   * Replaces the slots from `slot` on with a copy made by copyFrom: a dev revert takes L1 time
+   * back, and proposals of slots that will come again must not fill their room.
+   */
+  restoreFrom(slot: number, copy: ReadonlyMap<number, SlotEntry>): void {
+    for (const s of [...this.slots.keys()]) if (s >= slot) this.slots.delete(s);
+    for (const [s, e] of copySlots(copy, slot)) this.slots.set(s, e);
   }
 
   /** Drops slots that fell out of the retention window behind `currentSlot`. */

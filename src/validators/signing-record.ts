@@ -8,6 +8,8 @@ import type { Database, StoreEnvironment } from '../store/environment.js';
 /** Fixed-width slot, so that key order is slot order. */
 const slotKey = (slot: number): string => slot.toString().padStart(16, '0');
 
+const slotOfKey = (key: string): number => Number(key.slice(key.lastIndexOf('/') + 1));
+
 export class SigningRecord {
   private readonly db: Database<string, string>;
 
@@ -41,6 +43,26 @@ export class SigningRecord {
         for (const old of this.db.getKeys({ start: `${address}/`, end: `${address}/${slotKey(oldest)}` }))
           this.db.removeSync(old);
       return true;
+    });
+  }
+
+  /** Every entry (key, digest) of a slot from `slot` on, for a dev snapshot. */
+  entriesFrom(slot: number): [string, string][] {
+    return Array.from(this.db.getRange({}), ({ key, value }) => [key, value] as [string, string]).filter(
+      ([key]) => slotOfKey(key) >= slot,
+    );
+  }
+
+  /**
+   * Replaces the entries of slots from `slot` on with `entries` (what entriesFrom gave): a dev
+   * revert takes L1 time back to the snapshot's slot, and what was signed since belongs to a
+   * history that no longer exists. Without this the validators would refuse to sign again in
+   * those slots.
+   */
+  restoreFrom(slot: number, entries: readonly [string, string][]): void {
+    this.env.writeFlushed(() => {
+      for (const key of Array.from(this.db.getKeys({}))) if (slotOfKey(key) >= slot) this.db.removeSync(key);
+      for (const [key, digest] of entries) this.db.putSync(key, digest);
     });
   }
 

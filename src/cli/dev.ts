@@ -1,0 +1,144 @@
+// `cairn dev …`: the dev methods (svcDev_*) of a node that runs its own L1, on its admin port.
+//   cairn dev snapshot            # prints the id, e.g. 0x0
+//   cairn dev revert 0x0
+//   cairn dev reset
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { RpcError } from '../client/node-client.js';
+import { helpAfter } from './help-layout.js';
+
+export const DEFAULT_DEV_ADMIN_URL = 'http://127.0.0.1:8880';
+
+interface Options {
+  adminUrl: string;
+  adminApiKey?: string;
+  json?: boolean;
+}
+
+/** One JSON-RPC call to the admin port, with the API key when one is given. */
+async function admin<T>(o: Options, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(o.adminUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(o.adminApiKey === undefined ? {} : { 'x-api-key': o.adminApiKey }),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  if (response.status === 401 || response.status === 403)
+    throw new Error(
+      `the admin port at ${o.adminUrl} refused the API key (--admin-api-key or CAIRN_ADMIN_API_KEY)`,
+    );
+  const body = (await response.json()) as {
+    result?: T;
+    error?: { code: number; message: string; data?: unknown };
+  };
+  if (body.error) {
+    if (body.error.code === -32601)
+      throw new Error(
+        `the node at ${o.adminUrl} has no ${method}: dev methods are served only by a node that runs its own L1 (no --l1-rpc-url)`,
+      );
+    throw new RpcError(body.error.code, body.error.message, body.error.data);
+  }
+  return body.result as T;
+}
+
+/** Prints JSON (--json) or the lines. */
+function print(o: Options, value: unknown, lines: string[]): void {
+  process.stdout.write(o.json ? `${JSON.stringify(value, null, 2)}\n` : `${lines.join('\n')}\n`);
+}
+
+/** A command's action: errors as `cairn dev <name>: <one line>` on stderr, exit code 1. */
+function action<A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>) {
+  return async (...args: A) => {
+    const o = args.at(-2) as Options;
+    try {
+      await fn(...args);
+    } catch (err) {
+      const e = err as Error & { cause?: { code?: string } };
+      const line =
+        e.message === 'fetch failed' || e.cause?.code === 'ECONNREFUSED'
+          ? `cannot reach the admin port at ${o.adminUrl} — is the node running? (--admin-url or CAIRN_ADMIN_URL)`
+          : e.message;
+      process.stderr.write(`cairn dev ${name}: ${line}\n`);
+      process.exit(1);
+    }
+  };
+}
+
+/** A snapshot id as svcDev_snapshot gives it: a hex quantity (0x0, 0x1f). */
+function snapshotId(text: string): string {
+  if (!/^0x[0-9a-fA-F]+$/.test(text))
+    throw new InvalidArgumentError(`expected a snapshot id such as 0x0, got ${text}`);
+  return `0x${BigInt(text).toString(16)}`;
+}
+
+interface Moved {
+  l1BlockNumber: string;
+  l2BlockNumber: number;
+}
+
+/** Adds the options every dev command has. */
+function withAdminOptions(cmd: Command): Command {
+  return cmd
+    .addOption(
+      new Option('--admin-url <url>', 'Admin JSON-RPC URL of the node')
+        .env('CAIRN_ADMIN_URL')
+        .default(DEFAULT_DEV_ADMIN_URL),
+    )
+    .addOption(
+      new Option('--admin-api-key <key>', "The admin port's API key, if it has one").env(
+        'CAIRN_ADMIN_API_KEY',
+      ),
+    )
+    .option('--json', 'Print JSON');
+}
+
+export function addDevCommand(program: Command): void {
+  const dev = program
+    .command('dev')
+    .description('Dev methods of a node that runs its own L1: snapshots, clock, accounts, mempool');
+
+  withAdminOptions(
+    dev.command('snapshot').description('Snapshot the whole dev chain (L1 and L2); prints its id'),
+  )
+    .addHelpText(
+      'after',
+      helpAfter(
+        { heading: 'Example', commands: ['id=$(cairn dev snapshot)', 'cairn dev revert "$id"'] },
+        'Snapshots live in the node’s memory: a restart forgets them.',
+      ),
+    )
+    .action(
+      action('snapshot', async (o: Options) => {
+        const id = await admin<string>(o, 'svcDev_snapshot');
+        print(o, { id }, [id]);
+      }),
+    );
+
+  withAdminOptions(
+    dev
+      .command('revert')
+      .description('Take the whole dev chain back to a snapshot (consumed, with every later one)')
+      .argument('<id>', 'Snapshot id, as `cairn dev snapshot` printed it', snapshotId),
+  )
+    .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn dev revert 0x0'] }))
+    .action(
+      action('revert', async (id: string, o: Options) => {
+        await admin<boolean>(o, 'svcDev_revert', [id]);
+        print(o, { id, reverted: true }, [`reverted to snapshot ${id}`]);
+      }),
+    );
+
+  withAdminOptions(
+    dev.command('reset').description('Take the whole dev chain back to genesis (every snapshot is consumed)'),
+  )
+    .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn dev reset'] }))
+    .action(
+      action('reset', async (o: Options) => {
+        const moved = await admin<Moved>(o, 'svcDev_reset');
+        print(o, moved, [
+          `reset to genesis: L2 block ${moved.l2BlockNumber}, L1 block ${moved.l1BlockNumber}`,
+        ]);
+      }),
+    );
+}

@@ -55,6 +55,9 @@ async function start(opts: Record<string, unknown>): Promise<void> {
   const startup = new AbortController();
   let startupExitCode = 0;
   const shutdown = async (reason: string, exitCode: number) => {
+    // A terminal that closes while the node stops (its window, or the session of a pipeline that
+    // Ctrl-C ended) is no request to hurry: only a second Ctrl-C or SIGTERM cuts the stop short.
+    if (reason === 'SIGHUP' && (stopping || startup.signal.aborted)) return;
     if (stopping || startup.signal.aborted) {
       logger.warn(`${reason} again: exiting without waiting`);
       process.exit(1);

@@ -1,11 +1,21 @@
 // The AVM interpreter: runs public bytecode of protocol 4.1.2 against an AvmHost, synchronously.
+// `executePublicCall` runs an enqueued call with the bytecode of the called address's class, fetched
+// through the host; `executeBytecode` runs bytecode it is given (tools and tests). Both check the
+// request first (calldata in the field, gas limits u32, L2 gas at most AVM_MAX_PROCESSABLE_L2_GAS)
+// and run the call inside a host checkpoint, committed if it succeeds and reverted otherwise.
 //
-// One call frame is one run of `interpret`: a loop that fetches the instruction at pc (decoded
-// lazily, see decoder.ts), charges its base and addressing gas, and executes it in a switch over
-// the opcode byte. Nested CALL/STATICCALL recurse into a new frame inside a host checkpoint, which
-// is committed if the callee succeeds and reverted otherwise. An exceptional halt (any
-// AvmExceptionalHalt thrown while executing) ends the frame as reverted, with no output and no gas
-// left; REVERT ends it as reverted with its revert data and keeps the unused gas.
+// One call frame is one run of the generator `interpret`: a loop that fetches the instruction at pc
+// (decoded lazily and cached per contract class, see decoder.ts), charges its base and addressing
+// gas (and the dynamic gas of the opcodes that have some), and executes it in a switch over the
+// opcode byte. CALL/STATICCALL give the callee the gas asked for, capped by what is left, open a
+// host checkpoint and yield; `runFrames` keeps the frames on a stack of its own and resumes the
+// caller with the callee's outcome, so call depth is bounded by gas, never by the JavaScript stack.
+// The checkpoint is committed if the callee succeeded and reverted otherwise, and the callee's
+// unused gas comes back. RETURN ends a frame with its return data. An exceptional halt (any
+// AvmExceptionalHalt thrown while executing, errors.ts) ends it as reverted, with no output and no
+// gas left; REVERT ends it as reverted with its revert data and keeps the unused gas, and when that
+// data is a failed nested call's it keeps that call's revert reason. A top-level result carries at
+// most MAX_OUTPUT_FIELDS of the output.
 //
 // docs/avm.md describes the semantics and the gas rules in full.
 import { FR_MODULUS, type Fr, invertFr } from '../core/field.js';

@@ -1,7 +1,23 @@
-// Runs the chain: one pass = archiver sync, then the sequencer for the next L1 block's slot,
-// then the prover. Passes never overlap. With the realtime clock passes run on a timer; with
-// the manual clock they run only when asked (after the dev methods mine L1 blocks), which
-// makes a manual chain deterministic.
+// Runs the chain in passes. One pass: the archiver syncs from L1 and the mempool settles
+// (`afterSync`), the attester checks peers' checkpoint proposals, the sequencer acts for the slot
+// of the latest L1 block (and the mempool settles again after a proposal), the prover proves an
+// ended epoch, and the monitor records the slots that ended. With sync paused
+// (svcAdmin_pauseSync) a pass does nothing. Passes never overlap: they queue, and `between` runs
+// other work (a dev method's L1 transaction, pausing sync) in the gap between two.
+//
+// With the realtime clock passes run on a timer, `pollingIntervalMs` after the previous one ended.
+// With the manual and the instant clock they run only when asked: the dev methods run one after
+// each L1 block they mine (the instant clock mines through them, instant-blocks.ts), which makes
+// such a chain deterministic. `passSoon` runs one soon for parts built before the driver, through
+// `PassRequests` (a peer's checkpoint proposal, a late answer that L1 keeps a block for good),
+// folding the requests that come while it waits into it.
+//
+// The first pass says once how long L1 ran on while this node did not follow it (`away`: slots
+// a..b), instead of a warning per missed slot, offense and revert. A failed pass is logged in one
+// line (`logFailedPass`): an L1 revert that a node meets in the normal course of things (its slot
+// passed, a proof window closed) at info, anything else as a warning, the whole error at debug. On
+// the timer the same failure is not logged again pass after pass, and the log says when passes
+// work again.
 import type { Logger } from 'pino';
 import type { Archiver } from '../archiver/archiver.js';
 import { l1RevertOf } from '../l1/revert-reasons.js';

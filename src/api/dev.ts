@@ -148,8 +148,8 @@ export function devMethods(node: NodeApi): RpcMethod[] {
       namespace: 'svcDev',
       name: 'setClock',
       summary:
-        'realtime: L1 mines every l1BlockTime seconds and the node acts on its own; manual: only these methods move time',
-      params: [{ name: 'mode', schema: z.enum(['realtime', 'manual']) }],
+        'realtime: L1 mines every l1BlockTime seconds and the node acts on its own; manual: only these methods move time; instant: a block as soon as a tx arrives (pending txs get one at once)',
+      params: [{ name: 'mode', schema: z.enum(['realtime', 'manual', 'instant']) }],
       resultName: 'void',
       result: voidResult,
       handler: (mode) => dev.setClock(mode),

@@ -2,6 +2,7 @@
 //   cairn dev snapshot            # prints the id, e.g. 0x0
 //   cairn dev revert 0x0
 //   cairn dev reset
+//   cairn dev clock instant
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { RpcError } from '../client/node-client.js';
 import { helpAfter } from './help-layout.js';
@@ -93,6 +94,14 @@ function withAdminOptions(cmd: Command): Command {
     .option('--json', 'Print JSON');
 }
 
+const CLOCKS = ['realtime', 'manual', 'instant'] as const;
+
+function clockMode(text: string): string {
+  if (!(CLOCKS as readonly string[]).includes(text))
+    throw new InvalidArgumentError(`expected ${CLOCKS.join(', ')}, got ${text}`);
+  return text;
+}
+
 export function addDevCommand(program: Command): void {
   const dev = program
     .command('dev')
@@ -126,6 +135,26 @@ export function addDevCommand(program: Command): void {
       action('revert', async (id: string, o: Options) => {
         await admin<boolean>(o, 'svcDev_revert', [id]);
         print(o, { id, reverted: true }, [`reverted to snapshot ${id}`]);
+      }),
+    );
+
+  withAdminOptions(
+    dev
+      .command('clock')
+      .description('Switch the clock: realtime, manual (only dev methods move time) or instant')
+      .argument('<mode>', CLOCKS.join(', '), clockMode),
+  )
+    .addHelpText(
+      'after',
+      helpAfter(
+        { heading: 'Example', commands: ['cairn dev clock instant'] },
+        'instant: a block as soon as a tx arrives; txs already pending get one at once.',
+      ),
+    )
+    .action(
+      action('clock', async (mode: string, o: Options) => {
+        await admin<null>(o, 'svcDev_setClock', [mode]);
+        print(o, { clock: mode }, [`clock: ${mode}`]);
       }),
     );
 

@@ -1,7 +1,8 @@
 // The dev cheat codes (svcDev_*, served only when the node runs its own L1): mine L1 blocks
 // with a chain pass after each, move L1 time to a slot or the next epoch, send an L1-to-L2
-// message or a Fee Juice deposit from the embedded L1's dev account, switch the clock, and take
-// the whole chain back to a snapshot or to genesis (dev-snapshots.ts).
+// message or a Fee Juice deposit from the embedded L1's dev account, switch the clock (the instant
+// clock's builder is here, instant-blocks.ts), and take the whole chain back to a snapshot or to
+// genesis (dev-snapshots.ts).
 import type { Logger } from 'pino';
 import { createTestClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -19,6 +20,7 @@ import type { Sequencer } from '../sequencer/sequencer.js';
 import type { ChainDriver } from './chain-driver.js';
 import type { Consensus } from './consensus.js';
 import { DevSnapshots, type Reverted } from './dev-snapshots.js';
+import { InstantBlocks } from './instant-blocks.js';
 import { errorSummary } from './logger.js';
 import type { Clock } from './status.js';
 
@@ -48,6 +50,8 @@ export class DevOperations {
   private readonly sender = privateKeyToAccount(DEFAULT_DEPLOYER_PRIVATE_KEY);
 
   private readonly snapshots: DevSnapshots;
+  /** The instant clock's builder: idle unless the clock is instant. */
+  private readonly instant: InstantBlocks;
   /** The methods that move L1 run one at a time (a revert must not land between a mine's steps). */
   private serial: Promise<unknown> = Promise.resolve();
 
@@ -74,6 +78,14 @@ export class DevOperations {
       attestations: o.consensus.pool,
       logger: o.logger,
     });
+    // Txs from clients and peers alike: with the instant clock each gets its block at once.
+    this.instant = new InstantBlocks({
+      dev: this,
+      clock: o.clock,
+      pending: () => o.txs.pendingCount,
+      logger: o.logger,
+    });
+    o.txs.onAccepted(() => this.instant.txArrived());
   }
 
   /** Runs `fn` after the L1-moving dev method under way. */
@@ -89,13 +101,17 @@ export class DevOperations {
   }
 
   /** Takes the whole chain back to snapshot `id` (consumed, with every later one). */
-  revert(id: number): Promise<Reverted> {
-    return this.exclusive(() => this.snapshots.revert(id));
+  async revert(id: number): Promise<Reverted> {
+    const reverted = await this.exclusive(() => this.snapshots.revert(id));
+    this.buildPendingIfInstant();
+    return reverted;
   }
 
   /** Takes the whole chain back to genesis, as this node started on it. */
-  reset(): Promise<Reverted> {
-    return this.exclusive(() => this.snapshots.reset());
+  async reset(): Promise<Reverted> {
+    const reverted = await this.exclusive(() => this.snapshots.reset());
+    this.buildPendingIfInstant();
+    return reverted;
   }
 
   get clockMode(): Clock['mode'] {
@@ -177,18 +193,31 @@ export class DevOperations {
     });
   }
 
-  /** Switches the clock: realtime mines every l1BlockTime seconds and runs passes on a timer. */
-  async setClock(mode: 'realtime' | 'manual'): Promise<void> {
-    const { clock, driver } = this.o;
-    if (mode === clock.mode) return;
-    if (mode === 'realtime') {
-      await this.anvil.setIntervalMining({ interval: this.o.l1BlockTime });
-      driver.start();
-    } else {
-      await driver.stop();
-      await this.anvil.setIntervalMining({ interval: 0 });
-    }
-    clock.mode = mode;
-    this.o.logger.info(`clock switched to ${mode}`);
+  /**
+   * Switches the clock: realtime mines every l1BlockTime seconds and runs passes on a timer;
+   * manual moves only through these methods; instant builds a block as soon as a tx arrives (and
+   * at once for the txs already pending).
+   */
+  async setClock(mode: Clock['mode']): Promise<void> {
+    await this.exclusive(async () => {
+      const { clock, driver } = this.o;
+      if (mode === clock.mode) return;
+      if (mode === 'realtime') {
+        await this.anvil.setIntervalMining({ interval: this.o.l1BlockTime });
+        driver.start();
+      } else if (clock.mode === 'realtime') {
+        // The pass under way ends first; then L1 mines only when asked.
+        await driver.stop();
+        await this.anvil.setIntervalMining({ interval: 0 });
+      }
+      clock.mode = mode;
+      this.o.logger.info(`clock switched to ${mode}`);
+    });
+    this.buildPendingIfInstant();
+  }
+
+  /** With the instant clock, txs pending now (after a switch or a revert) get their block at once. */
+  private buildPendingIfInstant(): void {
+    if (this.o.clock.mode === 'instant' && this.o.txs.pendingCount > 0) this.instant.txArrived();
   }
 }

@@ -2,7 +2,8 @@
 // at once, as with anvil's automine. On each accepted tx the embedded L1 moves to the next slot —
 // its proposer (this node) builds a block of what is pending and proposes it — and txs that come
 // while a slot is being built are taken by the next one. L1 time runs ahead of the wall clock, a
-// slot per block.
+// slot per block. The node may switch to and from it at run time (svcDev_setClock): the builder
+// exists on every node with the embedded L1, and does nothing while the clock is another.
 import type { Logger } from 'pino';
 import type { DevOperations } from './dev.js';
 import { errorSummary } from './logger.js';
@@ -15,7 +16,7 @@ export class InstantBlocks {
 
   constructor(
     private readonly o: {
-      dev: DevOperations;
+      dev: Pick<DevOperations, 'advanceToNextSlot'>;
       clock: Clock;
       /** Pending txs in the pool. */
       pending: () => number;

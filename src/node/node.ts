@@ -48,7 +48,6 @@ import { type Consensus, startConsensus } from './consensus.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import { DevOperations } from './dev.js';
 import { FunctionSignatureBook } from './function-signatures.js';
-import { InstantBlocks } from './instant-blocks.js';
 import { L1Health } from './l1-health.js';
 import { NodeMetrics } from './metrics.js';
 import type { NodeApi, NodeQueries } from './node-api.js';
@@ -431,12 +430,9 @@ export class CairnNode implements NodeApi {
             l1,
             logger,
           });
-      if (config.clock === 'instant') {
-        if (dev === undefined)
-          throw new Error('--clock instant needs the embedded L1: it moves L1 time itself (no --l1-rpc-url)');
-        const instant = new InstantBlocks({ dev, clock, pending: () => txs.pendingCount, logger });
-        txs.onAccepted(() => instant.txArrived());
-      }
+      // The instant clock's builder is the dev methods' (svcDev_setClock switches to it).
+      if (config.clock === 'instant' && dev === undefined)
+        throw new Error('--clock instant needs the embedded L1: it moves L1 time itself (no --l1-rpc-url)');
       const node = new CairnNode({
         logger,
         dataDir,

@@ -146,6 +146,24 @@ export function devMethods(node: NodeApi): RpcMethod[] {
     }),
     defineMethod({
       namespace: 'svcDev',
+      name: 'getAccounts',
+      summary: 'The dev accounts (prefunded at genesis) with their Fee Juice balances at the latest block',
+      params: [],
+      resultName: 'accounts',
+      result: z.object({
+        blockNumber: uint.describe('The block the balances are read at'),
+        accounts: z.array(
+          z.object({
+            index: uint,
+            address: l2Address,
+            feeJuice: bigintDec.describe('Fee Juice balance in base units (10^18 per Fee Juice)'),
+          }),
+        ),
+      }),
+      handler: () => dev.accounts(),
+    }),
+    defineMethod({
+      namespace: 'svcDev',
       name: 'setClock',
       summary:
         'realtime: L1 mines every l1BlockTime seconds and the node acts on its own; manual: only these methods move time; instant: a block as soon as a tx arrives (pending txs get one at once)',

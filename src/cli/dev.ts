@@ -3,8 +3,10 @@
 //   cairn dev revert 0x0
 //   cairn dev reset
 //   cairn dev clock instant
+//   cairn dev accounts
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { RpcError } from '../client/node-client.js';
+import { formatFeeJuice } from './chain.js';
 import { helpAfter } from './help-layout.js';
 
 export const DEFAULT_DEV_ADMIN_URL = 'http://127.0.0.1:8880';
@@ -71,6 +73,11 @@ function snapshotId(text: string): string {
   if (!/^0x[0-9a-fA-F]+$/.test(text))
     throw new InvalidArgumentError(`expected a snapshot id such as 0x0, got ${text}`);
   return `0x${BigInt(text).toString(16)}`;
+}
+
+interface AccountsResult {
+  blockNumber: number;
+  accounts: { index: number; address: string; feeJuice: string }[];
 }
 
 interface Moved {
@@ -155,6 +162,22 @@ export function addDevCommand(program: Command): void {
       action('clock', async (mode: string, o: Options) => {
         await admin<null>(o, 'svcDev_setClock', [mode]);
         print(o, { clock: mode }, [`clock: ${mode}`]);
+      }),
+    );
+
+  withAdminOptions(
+    dev.command('accounts').description('The dev accounts with their Fee Juice balances at the latest block'),
+  )
+    .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn dev accounts'] }))
+    .action(
+      action('accounts', async (o: Options) => {
+        const r = await admin<AccountsResult>(o, 'svcDev_getAccounts');
+        print(o, r, [
+          `dev accounts at block ${r.blockNumber}:`,
+          ...r.accounts.map(
+            (a) => `  ${String(a.index).padStart(3)}  ${a.address}  ${formatFeeJuice(BigInt(a.feeJuice))}`,
+          ),
+        ]);
       }),
     );
 

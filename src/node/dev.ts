@@ -11,12 +11,16 @@ import type { ChainReader } from '../archiver/chain-reader.js';
 import { invalidParams, refused } from '../core/errors.js';
 import type { Fr } from '../core/field.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
+import { devAccounts } from '../execution/dev-accounts.js';
+import { feeJuiceBalanceSlot } from '../execution/protocol-contracts.js';
+import { readPublicData } from '../execution/public-storage.js';
 import type { L1Connection } from '../l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
 import { type MessageSentEvent, messageSentIn, type RollupClient } from '../l1/rollup-client.js';
 import type { TxService } from '../mempool/tx-service.js';
 import type { DevProver } from '../prover/dev-prover.js';
 import type { Sequencer } from '../sequencer/sequencer.js';
+import type { WorldState } from '../world-state/world-state.js';
 import type { ChainDriver } from './chain-driver.js';
 import type { Consensus } from './consensus.js';
 import { DevSnapshots, type Reverted } from './dev-snapshots.js';
@@ -41,7 +45,17 @@ export interface DevOperationsOptions {
   prover: DevProver | undefined;
   consensus: Pick<Consensus, 'signingRecord' | 'pool'>;
   l1: Pick<L1Connection, 'saveAfterRevert'>;
+  worldState: WorldState;
+  /** How many dev accounts genesis funded (the devAccounts setting). */
+  devAccounts: number;
   logger: Logger;
+}
+
+/** A dev account and its Fee Juice balance. */
+export interface DevAccountBalance {
+  index: number;
+  address: Fr;
+  feeJuice: bigint;
 }
 
 export class DevOperations {
@@ -112,6 +126,20 @@ export class DevOperations {
     const reverted = await this.exclusive(() => this.snapshots.reset());
     this.buildPendingIfInstant();
     return reverted;
+  }
+
+  /** The dev accounts with their Fee Juice balances at the latest block. */
+  accounts(): { blockNumber: number; accounts: DevAccountBalance[] } {
+    const blockNumber = this.o.chain.latestBlockNumber;
+    const state = this.o.worldState.at(blockNumber);
+    return {
+      blockNumber,
+      accounts: devAccounts(this.o.devAccounts).map(({ index, address }) => ({
+        index,
+        address,
+        feeJuice: readPublicData(state, feeJuiceBalanceSlot(address)),
+      })),
+    };
   }
 
   get clockMode(): Clock['mode'] {

@@ -428,6 +428,8 @@ export class CairnNode implements NodeApi {
             prover,
             consensus,
             l1,
+            worldState,
+            devAccounts: config.devAccounts,
             logger,
           });
       // The instant clock's builder is the dev methods' (svcDev_setClock switches to it).

@@ -20,7 +20,7 @@ import {
 } from '../../src/client/index.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { toHex32 } from '../../src/core/field.js';
-import { feeJuiceBalanceSlot } from '../../src/execution/protocol-contracts.js';
+import { FEE_JUICE_BALANCES_SLOT } from '../../src/execution/protocol-contracts.js';
 import { mapStorageSlot } from '../../src/execution/public-storage.js';
 import { type CairnProcess, runCairn, startCairn } from '../helpers/process.js';
 import { call, result } from '../helpers/rpc.js';
@@ -55,7 +55,7 @@ describe('dev snapshots on a real node', () => {
       await pub('svc_getPublicStorageAt', [
         'latest',
         toHex32(PROTOCOL_CONTRACT_ADDRESSES.feeJuice),
-        toHex32(feeJuiceBalanceSlot(alice!.address)),
+        toHex32(mapStorageSlot(FEE_JUICE_BALANCES_SLOT, alice!.address)),
       ]),
     );
   /**
@@ -111,6 +111,7 @@ describe('dev snapshots on a real node', () => {
     await finalizedPast(before.tips.finalized.block.number);
     const moved = await view([mined, waiting, later]);
     assert.equal(moved.receipts[1].status, 'finalized');
+    assert.ok(moved.feeJuice < before.feeJuice, 'the later txs paid fees');
 
     assert.equal(await dev('svcDev_revert', [id]), true);
     const reverted = await view([mined, waiting]);

@@ -1,10 +1,13 @@
-// Checks made before the node touches its data directory or L1: the ports it will listen on are
-// free and the ready file can be written. Each failure is one line that names the flag to change,
-// instead of a stack trace after the contracts were deployed and the accounts printed.
+// Checks made before the node touches its data directory or L1: no other node holds the data
+// directory (first: a second node on one directory would otherwise be told about each port it
+// shares with the first, one at a time), the ports it will listen on are free and the ready file
+// can be written. Each failure is one line that names the flag to change, instead of a stack
+// trace after the contracts were deployed and the accounts printed.
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import type { Config } from '../config/settings.js';
+import { dataDirHolder, dataDirInUseMessage } from '../node/data-dir.js';
 
 /** A problem found before start-up: the message says what to change. */
 export class PreflightError extends Error {
@@ -49,6 +52,9 @@ function orphanL1Port(config: Config): number | undefined {
 }
 
 export async function preflight(config: Config): Promise<void> {
+  // Only looked at: the node takes the lock when it opens the directory.
+  const holder = config.ephemeral ? undefined : dataDirHolder(config.dataDir);
+  if (holder !== undefined) throw new PreflightError(dataDirInUseMessage(config.dataDir, holder));
   const listeners = [
     { what: 'public port', flag: '--port', host: config.host, port: config.port },
     { what: 'admin port', flag: '--admin-port', host: config.adminHost, port: config.adminPort },

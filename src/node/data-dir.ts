@@ -52,6 +52,35 @@ function isZombie(pid: number): boolean {
   }
 }
 
+/** What a node says when another process holds its data directory. */
+const inUse = (dir: string, pid: number) =>
+  `data directory ${dir} is in use by another cairn process (pid ${pid}): stop that node, or give this one another --data-dir`;
+
+/**
+ * The pid of another live process that holds `configured`'s lock, without taking the lock: the
+ * CLI asks before it checks ports, so that a second node on one directory says that first.
+ * openDataDir still takes the lock (a node that starts in between is refused there).
+ */
+export function dataDirHolder(configured: string): number | undefined {
+  const path = resolve(configured);
+  if (heldHere.has(path)) return process.pid;
+  let holder: number;
+  try {
+    holder = Number.parseInt(readFileSync(join(path, LOCK_FILE), 'utf8'), 10);
+  } catch {
+    return undefined; // no lock (or no directory yet)
+  }
+  return Number.isInteger(holder) && holder !== process.pid && processAlive(holder) ? holder : undefined;
+}
+
+/** The error of a directory `holder` holds, as openDataDir and the CLI's preflight word it. */
+export function dataDirInUseMessage(configured: string, holder: number): string {
+  const path = resolve(configured);
+  return holder === process.pid
+    ? `data directory ${path} is already in use by this process`
+    : inUse(path, holder);
+}
+
 function takeLock(dir: string): { lockPath: string; staleHolder: number | undefined } {
   const lockPath = join(dir, LOCK_FILE);
   let staleHolder: number | undefined;
@@ -65,7 +94,7 @@ function takeLock(dir: string): { lockPath: string; staleHolder: number | undefi
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
       if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) {
-        throw new Error(`data directory ${dir} is in use by another cairn process (pid ${holder})`);
+        throw new Error(inUse(dir, holder));
       }
       // A lock left by a process that no longer runs: take it over.
       staleHolder = Number.isInteger(holder) ? holder : 0;
@@ -78,7 +107,7 @@ function takeLock(dir: string): { lockPath: string; staleHolder: number | undefi
 export function openDataDir(configured: string, ephemeral: boolean): DataDir {
   const path = ephemeral ? mkdtempSync(join(tmpdir(), 'cairn-')) : resolve(configured);
   mkdirSync(path, { recursive: true });
-  if (heldHere.has(path)) throw new Error(`data directory ${path} is already in use by this process`);
+  if (heldHere.has(path)) throw new Error(dataDirInUseMessage(path, process.pid));
   const { lockPath, staleHolder } = takeLock(path);
   heldHere.add(path);
   let released = false;

@@ -1,9 +1,24 @@
 // The one summary a started node prints: where it listens, its L1, its chain, its data and the
-// dev accounts, as one block for a terminal and one record (with the same facts as fields) for
-// JSON logs.
+// dev accounts, as one block for a terminal and, for JSON logs, one record with the same facts as
+// fields and a one-line message (a block there is a single line of \n escapes).
 import { toHex32 } from '../core/field.js';
-import { formatDuration } from '../node/logger.js';
+import { formatDuration, type LogFormat } from '../node/logger.js';
 import { formatFeeJuice } from './chain.js';
+
+/** `block`: rows for a terminal (pretty logs); `line`: one sentence, for JSON logs. */
+export type BannerStyle = 'block' | 'line';
+
+/** The style of a log format, as createLogger picks pretty lines: `pretty`, or `auto` on a terminal. */
+export function bannerStyleFor(format: LogFormat, out: { isTTY?: boolean }): BannerStyle {
+  return format === 'pretty' || (format === 'auto' && Boolean(out.isTTY)) ? 'block' : 'line';
+}
+
+let style: BannerStyle = 'block';
+
+/** Sets the style of the banner (main.ts, once it knows the log format). */
+export function setBannerStyle(s: BannerStyle): void {
+  style = s;
+}
 
 export interface BannerFacts {
   version: string;
@@ -30,7 +45,11 @@ function where(l: { url: string; bound: string }): string {
   return l.url.endsWith(`//${l.bound}`) ? l.url : `${l.url} (bound to ${l.bound})`;
 }
 
-export function startBanner(f: BannerFacts): { text: string; fields: Record<string, unknown> } {
+/** The banner: `text` in the style set (a block unless setBannerStyle said otherwise), and its facts. */
+export function startBanner(
+  f: BannerFacts,
+  as: BannerStyle = style,
+): { text: string; fields: Record<string, unknown> } {
   const rows: [string, string][] = [
     ['public JSON-RPC', `${where(f.public)}  svc_*, node_*; status page at /`],
     ['admin JSON-RPC', `${where(f.admin)}  svcAdmin_*, nodeAdmin_*, svcDev_*; /metrics`],
@@ -61,7 +80,7 @@ export function startBanner(f: BannerFacts): { text: string; fields: Record<stri
     );
   }
   return {
-    text: lines.join('\n'),
+    text: as === 'block' ? lines.join('\n') : bannerLine(f),
     fields: {
       version: f.version,
       public: f.public.url,
@@ -82,4 +101,29 @@ export function startBanner(f: BannerFacts): { text: string; fields: Record<stri
       devAccounts: f.accounts.map((a) => toHex32(a.address)),
     },
   };
+}
+
+/** The banner as one line: where to reach the node and what it runs on; the rest is in its fields. */
+function bannerLine(f: BannerFacts): string {
+  const l1 = `${f.l1.rpcUrl} (${f.l1.embedded ? 'embedded anvil' : 'external'}, chain id ${f.l1.chainId})`;
+  const parts = [
+    `public JSON-RPC ${f.public.url}`,
+    `admin JSON-RPC ${f.admin.url}`,
+    `L1 ${l1}`,
+    `data ${f.dataDir.path}${f.dataDir.ephemeral ? ' (ephemeral)' : ''}`,
+    `${f.clock} clock`,
+  ];
+  const resumed = f.l1.resumed;
+  if (resumed !== undefined)
+    parts.push(
+      `L1 time resumed after its block ${resumed.l1Block} (stopped for ${formatDuration(resumed.downSeconds)})`,
+    );
+  const first = f.accounts[0];
+  if (first !== undefined) {
+    const same = f.accounts.every((a) => a.balance === first.balance);
+    parts.push(
+      `${f.accounts.length} dev accounts${same ? ` with ${formatFeeJuice(first.balance)} each` : ''} (addresses in facts.devAccounts)`,
+    );
+  }
+  return `cairn ${f.version} is ready: ${parts.join(', ')}`;
 }

@@ -8,12 +8,19 @@ import { type Receipt, waitForReceipt } from '../client/contracts.js';
 import { NodeClient } from '../client/node-client.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
 import { type Fr, toHex32 } from '../core/field.js';
-import { devAccounts } from '../execution/dev-accounts.js';
 import { FEE_JUICE_BALANCES_SLOT } from '../execution/protocol-contracts.js';
 import { mapStorageSlot } from '../execution/public-storage.js';
+import { ACCOUNT_FORMS, accountArg, devAccountAddress, isAccountText } from './accounts.js';
 import { blockNumber } from './args.js';
 import { helpAfter } from './help-layout.js';
-import { addressArg, nodeAction, print, withNodeOptions } from './node-command.js';
+import {
+  addressArg,
+  DEFAULT_ADMIN_URL,
+  nodeAction,
+  nodeStatus,
+  print,
+  withNodeOptions,
+} from './node-command.js';
 
 interface Options {
   rpcUrl: string;
@@ -30,29 +37,72 @@ export function formatFeeJuice(amount: bigint): string {
   return `${whole.toLocaleString('en-US')}${fraction ? `.${fraction}` : ''} FJ`;
 }
 
+/** A fee (or any amount of Fee Juice) with its unit, and exactly in base units. */
+export const formatFee = (amount: bigint): string => `${formatFeeJuice(amount)} (${amount} base units)`;
+
 /** Whether a receipt says the tx failed: dropped, or reverted in its block (exit code 1). */
 export const receiptFailed = (r: Receipt): boolean =>
   r.status === 'dropped' || r.executionResult === 'reverted';
 
 /**
- * A receipt in one line: `status     success in block 5 (proposed), fee 123`, or reverted with the
- * reason (`reason` words it better when the caller can decode the revert data), pending or dropped.
+ * A receipt in one line: `status     success in block 5 (proposed), fee 0.0012 FJ (…)`, or
+ * reverted with the reason (`reason` words it better when the caller can decode the revert data),
+ * pending or dropped. `sent`: the node took this tx from us, so a "dropped" receipt means it was
+ * dropped; otherwise the node may never have seen it (it keeps no record of dropped txs).
  */
-export function receiptLine(r: Receipt, reason?: string): string {
+export function receiptLine(r: Receipt, reason?: string, sent = true): string {
   if (r.status === 'pending') return 'status     pending (in the mempool, not yet in a block)';
-  if (r.status === 'dropped') return `status     dropped: ${r.error}`;
-  const where = `block ${r.blockNumber} (${r.status}), fee ${r.transactionFee}`;
+  if (r.status === 'dropped')
+    return sent
+      ? 'status     dropped: the node took the tx, then dropped it (refused while building a block, replaced, or expired)'
+      : 'status     unknown to this node: it never had this tx, or dropped it (a dropped tx is forgotten)';
+  const where = `block ${r.blockNumber} (${r.status}), fee ${formatFee(BigInt(r.transactionFee ?? 0))}`;
   if (r.executionResult === 'success') return `status     success in ${where}`;
   return `status     reverted in ${where}: ${reason ?? r.error}`;
 }
 
-/** An address, or a dev account by index (`3`) or as `account:3`. */
+/**
+ * Says, once, on stderr, what moves a manual clock: nothing moves it but the dev methods, so a
+ * command waiting for a block (`l2`) or for an L1 block (`l1`) would otherwise wait in silence.
+ */
+let hinted = false;
+export async function manualClockHint(
+  client: NodeClient,
+  command: string,
+  waitsFor: 'l2' | 'l1',
+): Promise<void> {
+  if (hinted) return;
+  const { clock } = await nodeStatus(client.url).catch(() => ({ clock: undefined }));
+  if (clock !== 'manual') return;
+  hinted = true;
+  const admin = `on the node's admin port (${DEFAULT_ADMIN_URL} by default)`;
+  let text: string;
+  if (waitsFor === 'l2') {
+    const slot = (await client.call<number | null>('svc_getSyncedL2SlotNumber').catch(() => null)) ?? 0;
+    text = `the tx waits in the mempool until L1 time moves to a new slot, whose proposer builds a block: call svcDev_advanceToSlot with params [${slot + 1}] ${admin}`;
+  } else {
+    text = `the L1 tx waits until an L1 block is mined: call svcDev_mine ${admin}`;
+  }
+  process.stderr.write(`cairn ${command}: the node's clock is manual: ${text}\n`);
+}
+
+/** waitForReceipt, saying first how to move the node's clock when it is manual. */
+export async function waitForTx(client: NodeClient, hash: string, command: string): Promise<Receipt> {
+  const first = await client.call<Receipt>('svc_getTxReceipt', [hash]);
+  if (first.status !== 'pending') return first;
+  await manualClockHint(client, command, 'l2');
+  return waitForReceipt(client, hash);
+}
+
+/** An address (0x-hex), or a dev account: N or account:N. */
 function who(text: string): Fr {
-  if (/^\d$/.test(text)) return devAccounts(10)[Number(text)]!.address;
+  if (isAccountText(text)) return devAccountAddress(accountArg(text));
   try {
     return addressArg(text);
   } catch {
-    throw new InvalidArgumentError(`expected an address, account:N or a dev account index 0..9, got ${text}`);
+    throw new InvalidArgumentError(
+      `expected an address (0x-hex) or a dev account, ${ACCOUNT_FORMS}; got ${text}`,
+    );
   }
 }
 
@@ -75,9 +125,12 @@ async function receipt(hash: string, o: Options & { wait?: boolean }): Promise<v
     throw new Error(`expected a tx hash (0x and 64 hex digits), got ${hash}`);
   const client = new NodeClient(o.rpcUrl);
   const r = o.wait
-    ? await waitForReceipt(client, hash)
+    ? await waitForTx(client, hash, 'receipt')
     : await client.call<Receipt>('svc_getTxReceipt', [hash]);
-  print(o.json, r, [`tx         ${r.txHash}`, receiptLine(r)]);
+  // The receipt's shape is the specification's: an unknown hash answers "dropped". The node keeps
+  // no record of the txs it dropped, so it cannot tell them from ones it never had.
+  print(o.json, r, [`tx         ${r.txHash}`, receiptLine(r, undefined, false)]);
+  if (r.status === 'dropped') process.exitCode = 1;
 }
 
 interface BlockJson {
@@ -103,7 +156,8 @@ async function block(which: number | undefined, o: Options): Promise<void> {
     `time       ${time} (${g.timestamp})`,
     `txs        ${b.body.txEffects.length}`,
     ...b.body.txEffects.map(
-      (t) => `  ${t.txHash} ${t.revertCode === 0 ? 'success' : 'reverted'}, fee ${BigInt(t.transactionFee)}`,
+      (t) =>
+        `  ${t.txHash} ${t.revertCode === 0 ? 'success' : 'reverted'}, fee ${formatFee(BigInt(t.transactionFee))}`,
     ),
   ]);
 }
@@ -159,9 +213,11 @@ export function addChainCommands(program: Command): void {
   withNodeOptions(
     program
       .command('receipt')
-      .description("A tx's receipt: pending, in a block (with its result and fee) or dropped")
-      .argument('<hash>', 'Tx hash')
-      .option('--wait', 'Wait until the tx is in a block (or dropped)'),
+      .description(
+        "A tx's receipt: pending, or in a block (with its result and fee); exit code 1 when the node does not know the tx",
+      )
+      .argument('<hash>', 'Tx hash (0x and 64 hex digits)')
+      .option('--wait', 'Wait until the tx is in a block (or no longer known)'),
   )
     .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn receipt 0x1f…c3 --wait'] }))
     .action(nodeAction('receipt', (h: string, o: Options & { wait?: boolean }) => receipt(h, o)));
@@ -169,8 +225,8 @@ export function addChainCommands(program: Command): void {
   withNodeOptions(
     program
       .command('balance')
-      .description('Fee Juice balance of an address, or of a dev account (0..9 or account:N)')
-      .argument('<who>', 'Address, account:N or dev account index', who),
+      .description('Fee Juice balance of an address, or of a dev account (N or account:N)')
+      .argument('<who>', 'Address (0x-hex), or dev account: N or account:N', who),
   )
     .addHelpText(
       'after',

@@ -10,7 +10,6 @@ import {
   checkContract,
   decodeRevertReason,
   deployContract,
-  devAccounts,
   findFunction,
   functionSelector,
   loadArtifact,
@@ -20,16 +19,16 @@ import {
   sendTx,
   simulateCall,
   storageSlot,
-  waitForReceipt,
 } from '../client/index.js';
 import type { AbiValue } from '../core/abi.js';
 import { abiValueToJson } from '../core/abi.js';
 import type { ContractArtifact } from '../core/artifact.js';
 import { type Fr, toHex32 } from '../core/field.js';
+import { ACCOUNT_FORMS, accountAddressText, accountArg, devAccountAddress } from './accounts.js';
 import { blockNumber, field, gasLimit } from './args.js';
-import { receiptFailed, receiptLine } from './chain.js';
+import { receiptFailed, receiptLine, waitForTx } from './chain.js';
 import { helpAfter } from './help-layout.js';
-import { accountIndex, addressArg, devAddress, nodeAction, print, rpcUrlOption } from './node-command.js';
+import { addressArg, nodeAction, print, rpcUrlOption, withAccounts } from './node-command.js';
 
 interface CommonOptions {
   rpcUrl: string;
@@ -47,7 +46,7 @@ interface SendingOptions extends CommonOptions {
  * structs (`[1,2]`, `{"x":1}`), else the text.
  */
 function abiArg(text: string): AbiValue {
-  const dev = devAddress(text);
+  const dev = accountAddressText(text);
   if (dev !== undefined) return dev;
   const t = text.trim();
   if (t.startsWith('[') || t.startsWith('{')) {
@@ -79,7 +78,7 @@ function withProtocolErrors(artifact: ContractArtifact): ContractArtifact {
 const artifactOf = (o: { artifact: string }): ContractArtifact =>
   withProtocolErrors(loadArtifact(o.artifact));
 
-const fromOf = (o: CommonOptions): Fr => devAccounts(o.account + 1)[o.account]!.address;
+const fromOf = (o: CommonOptions): Fr => devAccountAddress(o.account);
 
 function showValue(value: AbiValue | undefined): string {
   if (value === undefined) return '(no return value)';
@@ -99,7 +98,7 @@ async function finish(
     print(o.json, json, lines);
     return;
   }
-  const receipt = await waitForReceipt(new NodeClient(o.rpcUrl), hash);
+  const receipt = await waitForTx(new NodeClient(o.rpcUrl), hash, 'contract');
   const reason =
     receipt.executionResult === 'reverted' && receipt.error
       ? decodeRevertReason(receipt.error, artifact)
@@ -309,7 +308,7 @@ function target(cmd: Command, argsHelp = "The function's arguments"): Command {
   return cmd
     .argument('<address>', 'Contract address', addressArg)
     .argument('<function>', 'Function name')
-    .argument('[args...]', argsHelp);
+    .argument('[args...]', argsHelp, withAccounts);
 }
 
 /** The examples a command's help ends with. */
@@ -325,7 +324,7 @@ function examples(cmd: Command, heading: string, ...commands: string[]): Command
 function common(cmd: Command): Command {
   return cmd
     .addOption(rpcUrlOption())
-    .option('--account <index>', 'Dev account (0..9) that pays and sends', accountIndex, 0)
+    .option('--account <N>', `Dev account that pays and sends: ${ACCOUNT_FORMS}`, accountArg, 0)
     .option('--json', 'Print JSON');
 }
 
@@ -368,7 +367,7 @@ export function addContractCommand(program: Command): void {
       .description(
         'Publish a contract (its class if the node lacks it, then the instance) and run its initializer',
       )
-      .option('--args <values...>', "The initializer's arguments")
+      .option('--args <values...>', "The initializer's arguments", withAccounts)
       .option('--salt <salt>', 'Salt of the instance (default random): the address depends on it', field)
       .option('--universal', 'Deployer 0: the address does not depend on the deploying account')
       .option('--initializer <name>', 'The public initializer to run (default: the only one)')
@@ -435,7 +434,7 @@ export function addContractCommand(program: Command): void {
       .description("Read a public storage variable (a map's entry with its keys)")
       .argument('<address>', 'Contract address', addressArg)
       .argument('<variable>', 'Storage variable, as the artifact names it')
-      .argument('[keys...]', 'Map keys, outermost first (0x-hex, decimal or account:N)')
+      .argument('[keys...]', 'Map keys, outermost first (0x-hex, decimal or account:N)', withAccounts)
       .requiredOption('--artifact <file>', ARTIFACT_HELP)
       .option('--block <number>', 'Read at this block (default: latest)', blockNumber),
   )

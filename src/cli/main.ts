@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { ConfigError, loadConfig } from '../config/load.js';
 import { NODE_VERSION } from '../core/version.js';
 import { createLogger } from '../node/logger.js';
+import { bannerStyleFor, setBannerStyle } from './banner.js';
 import { addChainCommands } from './chain.js';
 import { addContractCommand } from './contract.js';
 import { addDevCommand } from './dev.js';
@@ -44,6 +45,7 @@ async function start(opts: Record<string, unknown>): Promise<void> {
   }
   const { config, warnings } = loaded;
   const logger = createLogger(config.logLevel, config.logFormat);
+  setBannerStyle(bannerStyleFor(config.logFormat, process.stdout));
   for (const warning of warnings) logger.warn(warning);
   logger.info({ version: NODE_VERSION, node: process.version }, 'starting cairn');
 

@@ -1,13 +1,17 @@
 // What every command that talks to a running node shares: the --rpc-url option (with its
-// CAIRN_RPC_URL default), dev-account shorthands, and errors as one line on stderr with exit code
-// 1 — "cannot reach the node" instead of fetch's "fetch failed".
-import { type Command, InvalidArgumentError, Option } from 'commander';
-import { RpcError } from '../client/node-client.js';
-import { type Fr, toHex32 } from '../core/field.js';
-import { devAccounts } from '../execution/dev-accounts.js';
+// CAIRN_RPC_URL default), dev-account shorthands (checked against the node before the command
+// acts), and errors as one line on stderr with exit code 1 — "cannot reach the node" instead of
+// fetch's "fetch failed".
+import { type Command, Option } from 'commander';
+import { NodeClient, RpcError } from '../client/node-client.js';
+import { SETTINGS } from '../config/settings.js';
+import type { Fr } from '../core/field.js';
+import { accountAddressText, checkNamedAccounts } from './accounts.js';
 import { field } from './args.js';
 
 export const DEFAULT_RPC_URL = 'http://127.0.0.1:8080';
+/** The admin port of a node started with the default settings on this machine. */
+export const DEFAULT_ADMIN_URL = `http://127.0.0.1:${SETTINGS.adminPort.default}`;
 
 /** `--rpc-url <url>`, defaulting to CAIRN_RPC_URL, then the default public port. */
 export function rpcUrlOption(): Option {
@@ -16,23 +20,30 @@ export function rpcUrlOption(): Option {
     .default(DEFAULT_RPC_URL);
 }
 
-/** `account:N` → dev account N's address as 0x-hex; undefined for anything else. */
-export function devAddress(text: string): string | undefined {
-  const m = /^account:(\d)$/.exec(text.trim());
-  return m ? toHex32(devAccounts(10)[Number(m[1])]!.address) : undefined;
-}
-
-/** An address: 0x-hex, decimal or `account:N`. */
+/** An address: 0x-hex, decimal or `account:N` (a dev account of the node). */
 export function addressArg(text: string): Fr {
-  return field(devAddress(text) ?? text);
+  return field(accountAddressText(text) ?? text);
 }
 
-/** A dev account index 0..9. */
-export function accountIndex(text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 9)
-    throw new InvalidArgumentError(`expected a dev account 0..9, got ${text}`);
-  return n;
+/**
+ * Arguments that may hold `account:N` (a function's arguments, map keys), kept as text: the
+ * accounts they name are checked with the command's other ones before it acts.
+ */
+export function withAccounts(text: string, previous: string[] = []): string[] {
+  accountAddressText(text);
+  return [...previous, text];
+}
+
+/** What a node's GET /status says that commands use. */
+export interface NodeStatusPage {
+  clock?: 'realtime' | 'manual' | 'instant';
+  l1?: { rpcUrl?: string };
+}
+
+/** The node's GET /status (served beside JSON-RPC on the public port). */
+export async function nodeStatus(rpcUrl: string): Promise<NodeStatusPage> {
+  const response = await fetch(new URL('/status', rpcUrl));
+  return (await response.json()) as NodeStatusPage;
 }
 
 /** An error as the one line a command prints. */
@@ -48,8 +59,9 @@ export function errorLine(err: unknown, rpcUrl: string | undefined): string {
 }
 
 /**
- * A command's action: errors become `cairn <name>: <one line>` on stderr and exit code 1.
- * `describe` may word some errors its own way.
+ * A command's action: the dev accounts its command line named are checked against the node first;
+ * errors become `cairn <name>: <one line>` on stderr and exit code 1. `describe` may word some
+ * errors its own way.
  */
 export function nodeAction<A extends unknown[]>(
   name: string,
@@ -59,6 +71,7 @@ export function nodeAction<A extends unknown[]>(
   return async (...args: A) => {
     const o = args.at(-2) as { rpcUrl?: string } | undefined;
     try {
+      if (o?.rpcUrl !== undefined) await checkNamedAccounts(new NodeClient(o.rpcUrl));
       await fn(...args);
     } catch (err) {
       process.stderr.write(`cairn ${name}: ${describe(err) ?? errorLine(err, o?.rpcUrl)}\n`);

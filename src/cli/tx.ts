@@ -10,14 +10,13 @@ import {
   type PublicCallSpec,
   prepareTx,
   randomFr,
-  waitForReceipt,
 } from '../client/index.js';
 import { type Fr, toHex32 } from '../core/field.js';
-import { devAccounts } from '../execution/dev-accounts.js';
+import { ACCOUNT_FORMS, accountArg, devAccountAddress } from './accounts.js';
 import { field, gasLimit } from './args.js';
-import { receiptFailed, receiptLine } from './chain.js';
+import { receiptFailed, receiptLine, waitForTx } from './chain.js';
 import { helpAfter } from './help-layout.js';
-import { nodeAction, rpcUrlOption } from './node-command.js';
+import { addressArg, nodeAction, rpcUrlOption } from './node-command.js';
 
 function count(text: string): number {
   const n = Number(text);
@@ -81,7 +80,7 @@ interface TxOptions {
 
 async function run(opts: TxOptions): Promise<void> {
   const client = new NodeClient(opts.rpcUrl);
-  const feePayer = opts.feePayer ?? devAccounts(opts.account + 1)[opts.account]!.address;
+  const feePayer = opts.feePayer ?? devAccountAddress(opts.account);
   const random = (n: number) => Array.from({ length: n }, randomFr);
   const publishClass =
     opts.publishClass === undefined
@@ -130,7 +129,7 @@ async function run(opts: TxOptions): Promise<void> {
   await client.call('svc_sendTx', [wire]);
   process.stdout.write(`${hash}\n`);
   if (!opts.wait) return;
-  const receipt = await waitForReceipt(client, hash);
+  const receipt = await waitForTx(client, hash, 'tx');
   process.stdout.write(`${receiptLine(receipt)}\n`);
   if (receiptFailed(receipt)) process.exitCode = 1;
 }
@@ -142,8 +141,8 @@ export function addTxCommand(program: Command): void {
       "Build a valid tx for a running node's chain (anchor block, chain id, fees) and print or send it",
     )
     .addOption(rpcUrlOption())
-    .option('--account <index>', 'Dev account paying the fee', (t) => count(t), 0)
-    .option('--fee-payer <address>', 'Fee payer address (instead of a dev account)', field)
+    .option('--account <N>', `Dev account paying the fee: ${ACCOUNT_FORMS}`, accountArg, 0)
+    .option('--fee-payer <address>', 'Fee payer address, or account:N (instead of --account)', addressArg)
     .option('--note-hashes <count>', 'Random note hashes to emit', count, 0)
     .option('--nullifiers <count>', 'Random nullifiers besides the protocol nullifier', count, 0)
     .option('--private-logs <count>', 'Random private logs to emit', count, 0)

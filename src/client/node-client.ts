@@ -22,12 +22,16 @@ export class RpcError extends Error {
 
 export class NodeClient {
   private id = 0;
-  constructor(readonly url: string) {}
+  /** `headers` go with every request, e.g. `{ 'x-api-key': key }` for an admin port with a key. */
+  constructor(
+    readonly url: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
 
   async call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
     const response = await fetch(this.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...this.headers, 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: ++this.id, method, params }),
     });
     const body = (await response.json()) as {

@@ -39,8 +39,12 @@ describe('cairn contract', () => {
       [['contract', 'deploy', '--artifact', bad], /functions\[0\]\.is_unconstrained/],
       [['contract', 'call', 'nothex', 'f', '--artifact', bad], /not a field element: nothex/],
       [
-        ['contract', 'call', '0x1', 'f', '--account', '12', '--artifact', bad],
-        /expected a dev account 0\.\.9/,
+        ['contract', 'call', '0x1', 'f', '--account', 'twelve', '--artifact', bad],
+        /expected a dev account, N or account:N, N a dev account of the node \(0\.\.9 with the default --dev-accounts 10\); got twelve/,
+      ],
+      [
+        ['contract', 'call', '0x1', 'f', 'account:x', '--artifact', bad],
+        /expected a dev account, N or account:N.*; got account:x/,
       ],
       [['contract', 'selector', 'no_parens'], /give a full signature, or --artifact/],
       [['contract', 'logs', '0x1234'], /cannot reach the node at http:\/\/127\.0\.0\.1:1/],

@@ -36,7 +36,7 @@ describe('cairn status, block, balance, receipt, tx --wait', () => {
     assert.match(hash!, /^0x[0-9a-f]{64}$/);
     // Proposed, or already checkpointed: the block's checkpoint lands on L1 within the slot.
     const mined = new RegExp(
-      `^status {5}success in block ${block} \\((proposed|checkpointed)\\), fee (\\d+)$`,
+      `^status {5}success in block ${block} \\((proposed|checkpointed)\\), fee [0-9.,]+ FJ \\((\\d+) base units\\)$`,
     );
     const fee = mined.exec(status!)?.[2];
     assert.ok(fee, status);
@@ -49,6 +49,7 @@ describe('cairn status, block, balance, receipt, tx --wait', () => {
     assert.match(shown.stdout, new RegExp(`^block {6}${block} 0x[0-9a-f]{64}\\n`));
     assert.match(shown.stdout, /\ntxs {8}1\n/);
     assert.ok(shown.stdout.includes(`  ${hash} success, fee `), shown.stdout);
+    assert.ok(shown.stdout.includes(` FJ (${fee} base units)\n`), shown.stdout);
   });
 
   test('status and balance', async () => {
@@ -72,7 +73,7 @@ describe('cairn status, block, balance, receipt, tx --wait', () => {
     const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
       [['block', '999999'], env, /^cairn block: there is no block 999999 \(the latest is \d+\)\n$/],
       [['receipt', '0x12'], env, /^cairn receipt: expected a tx hash/],
-      [['balance', 'someone'], env, /expected an address, account:N or a dev account index/],
+      [['balance', 'someone'], env, /expected an address \(0x-hex\) or a dev account, N or account:N/],
       [
         ['status'],
         { CAIRN_RPC_URL: 'http://127.0.0.1:1' },

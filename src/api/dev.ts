@@ -1,7 +1,7 @@
 // Dev methods (svcDev_, admin port): move the embedded L1's time and take the chain back to a
 // snapshot, in the spirit of Anvil's cheat codes. Registered only when the node runs its own L1.
 import { z } from 'zod';
-import { bigintDec, frHex, l2Address, slotNumber, uint } from '../core/codecs.js';
+import { bigintDec, frHex, l2Address, slotNumber, txHash, uint } from '../core/codecs.js';
 import type { MessageSentEvent } from '../l1/rollup-client.js';
 import type { NodeApi } from '../node/node-api.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
@@ -143,6 +143,16 @@ export function devMethods(node: NodeApi): RpcMethod[] {
       resultName: 'moved',
       result: moved,
       handler: async () => report(await dev.reset()),
+    }),
+    defineMethod({
+      namespace: 'svcDev',
+      name: 'dropTx',
+      summary:
+        'Drops a pending tx from the mempool (its receipt then says dropped); an unknown or mined tx is refused',
+      params: [{ name: 'txHash', schema: txHash }],
+      resultName: 'void',
+      result: voidResult,
+      handler: (hash) => dev.dropTx(hash),
     }),
     defineMethod({
       namespace: 'svcDev',

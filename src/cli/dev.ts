@@ -4,6 +4,7 @@
 //   cairn dev reset
 //   cairn dev clock instant
 //   cairn dev accounts
+//   cairn dev drop-tx 0x1f…c3
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { RpcError } from '../client/node-client.js';
 import { formatFeeJuice } from './chain.js';
@@ -73,6 +74,12 @@ function snapshotId(text: string): string {
   if (!/^0x[0-9a-fA-F]+$/.test(text))
     throw new InvalidArgumentError(`expected a snapshot id such as 0x0, got ${text}`);
   return `0x${BigInt(text).toString(16)}`;
+}
+
+function txHashArg(text: string): string {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(text))
+    throw new InvalidArgumentError(`expected a tx hash (0x and 64 hex digits), got ${text}`);
+  return text.toLowerCase();
 }
 
 interface AccountsResult {
@@ -162,6 +169,20 @@ export function addDevCommand(program: Command): void {
       action('clock', async (mode: string, o: Options) => {
         await admin<null>(o, 'svcDev_setClock', [mode]);
         print(o, { clock: mode }, [`clock: ${mode}`]);
+      }),
+    );
+
+  withAdminOptions(
+    dev
+      .command('drop-tx')
+      .description('Drop a pending tx from the mempool (a mined or unknown tx is refused)')
+      .argument('<hash>', 'Tx hash', txHashArg),
+  )
+    .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn dev drop-tx 0x1f…c3'] }))
+    .action(
+      action('drop-tx', async (hash: string, o: Options) => {
+        await admin<null>(o, 'svcDev_dropTx', [hash]);
+        print(o, { txHash: hash, dropped: true }, [`dropped ${hash}`]);
       }),
     );
 

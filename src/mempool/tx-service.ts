@@ -460,6 +460,22 @@ export class TxService {
     for (const d of drop) this.o.logger.info(`tx ${toHex32(d.hash)} left the mempool: ${d.why}`);
   }
 
+  /**
+   * Drops a pending tx from the pool (svcDev_dropTx); its receipt then says dropped. A tx in a
+   * block, or one the node does not know, is refused.
+   */
+  dropPending(hash: Fr): void {
+    const status = this.pool.status(hash);
+    const mined = this.o.chain.getTxEffect(hash);
+    if (mined !== undefined || status === 'mined') {
+      const where = mined === undefined ? '' : ` in block ${mined.l2BlockNumber}`;
+      throw refused(`tx ${toHex32(hash)} is mined${where}: only a pending tx can be dropped`);
+    }
+    if (status === undefined) throw refused(`tx ${toHex32(hash)} is not in the mempool`);
+    this.pool.remove([hash]);
+    this.o.logger.info(`tx ${toHex32(hash)} dropped from the mempool (svcDev_dropTx)`);
+  }
+
   // ---- dev snapshots -------------------------------------------------------------------------
 
   /** The pool's txs, pending and mined, for a dev snapshot. */

@@ -128,6 +128,14 @@ export class DevOperations {
     return reverted;
   }
 
+  /**
+   * Drops a pending tx from the mempool, between passes (so that no block being built takes it
+   * meanwhile); an unknown or mined tx is refused.
+   */
+  dropTx(hash: Fr): Promise<void> {
+    return this.o.driver.between(async () => this.o.txs.dropPending(hash));
+  }
+
   /** The dev accounts with their Fee Juice balances at the latest block. */
   accounts(): { blockNumber: number; accounts: DevAccountBalance[] } {
     const blockNumber = this.o.chain.latestBlockNumber;

@@ -56,10 +56,17 @@ async function start(opts: Record<string, unknown>): Promise<void> {
   let stopping = false;
   const startup = new AbortController();
   let startupExitCode = 0;
+  let failedWhileStopping = false;
   const shutdown = async (reason: string, exitCode: number) => {
     // A terminal that closes while the node stops (its window, or the session of a pipeline that
     // Ctrl-C ended) is no request to hurry: only a second Ctrl-C or SIGTERM cuts the stop short.
     if (reason === 'SIGHUP' && (stopping || startup.signal.aborted)) return;
+    // An error during the stop (one of its own steps failing) does not cut it short either: the
+    // stop goes on to close the stores, and the process exits with code 1.
+    if (exitCode !== 0 && stopping) {
+      failedWhileStopping = true;
+      return;
+    }
     if (stopping || startup.signal.aborted) {
       logger.warn(`${reason} again: exiting without waiting`);
       process.exit(1);
@@ -84,12 +91,16 @@ async function start(opts: Record<string, unknown>): Promise<void> {
     }
     if (config.readyFile) rmSync(config.readyFile, { force: true });
     logger.info('bye');
-    process.exit(exitCode);
+    process.exit(failedWhileStopping ? 1 : exitCode);
   };
   process.on('SIGINT', () => void shutdown('SIGINT', 0));
   process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
   // A closed terminal: the same clean stop (the default would end the process without one).
   process.on('SIGHUP', () => void shutdown('SIGHUP', 0));
+  // The output's reader may be gone (a pipeline's `tee` ended by the same Ctrl-C, a closed
+  // terminal): a failed write to stdout or stderr is no error of the node's (the logger says once
+  // that logging stopped), and must not end it in the middle of its stop.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception');
     void shutdown('uncaught exception', 1);

@@ -126,6 +126,24 @@ describe('Ctrl-C (SIGINT to the process group) at random moments', () => {
   });
 });
 
+describe('Ctrl-C to a pipeline (`npm start | tee log`)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-ctrl-c-pipe-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the reader ends first; the node still stops cleanly and exits 0', async () => {
+    const dataDir = join(dir, 'data');
+    const node = await startInGroup(dataDir, ['--log-format', 'pretty']);
+    // tee ends with the same Ctrl-C: the node's output has no reader any more.
+    node.child.stdout?.destroy();
+    node.child.stderr?.destroy();
+    assert.equal(await node.signalGroup('SIGINT'), 0);
+    const l1 = join(dataDir, 'l1');
+    assert.equal(existsSync(join(l1, 'anvil.pid')), false, 'anvil stopped by the node');
+    assert.equal(existsSync(join(l1, 'stopped-at')), true, 'the L1 saved and stopped');
+    assert.equal(existsSync(join(dataDir, 'cairn.lock')), false, 'the data directory released');
+  });
+});
+
 /** Records the blocks, receipts and balances the node reports as on L1. */
 async function observe(pub: (m: string, p?: unknown) => Promise<any>, reported: Reported): Promise<void> {
   const tips = await pub('svc_getChainTips');

@@ -17,9 +17,9 @@ import type {
 } from '../l1/rollup-client.js';
 import type { WorldState } from '../world-state/world-state.js';
 import type { ProposedBlocks } from './chain-reader.js';
-import type { ChainStore, L1SyncPoint } from './chain-store.js';
+import type { ChainStore } from './chain-store.js';
 import { genesisBlockOf } from './genesis.js';
-import type { BlockId } from './types.js';
+import type { BlockId, L1SyncPoint } from './types.js';
 
 /** How long a pass waits, by default, for L1 to say it keeps a proof's block for good before going on without. */
 const DURABILITY_WAIT_MS = 250;

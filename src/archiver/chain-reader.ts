@@ -3,11 +3,10 @@
 // so it cannot change the chain by accident and tests can stand in a small fake.
 import type { L2Block } from '../core/block.js';
 import type { Fr } from '../core/field.js';
-import type { IndexedTxEffect, L1SyncPoint } from './chain-store.js';
 import type { ContractStore } from './contract-store.js';
 import type { LogStore } from './log-store.js';
 import type { MessageStore } from './message-store.js';
-import type { ChainTips, PublishedCheckpoint } from './types.js';
+import type { ChainTips, IndexedTxEffect, L1SyncPoint, PublishedCheckpoint } from './types.js';
 
 /** Published contract classes and instances, as indexed from blocks. */
 export type ContractReader = Pick<ContractStore, 'getClass' | 'getInstance'>;

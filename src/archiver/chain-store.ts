@@ -3,7 +3,7 @@
 // attestations, by number and slot; the proven and finalized checkpoints; and how far L1
 // has been read. Every change is one atomic write.
 
-import type { L2Block, TxEffect } from '../core/block.js';
+import type { L2Block } from '../core/block.js';
 import { GENESIS_CHECKPOINT_HEADER_HASH } from '../core/block-header.js';
 import { type Fr, frToBuffer } from '../core/field.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
@@ -12,23 +12,14 @@ import { ContractStore, type SkippedEvent } from './contract-store.js';
 import { u32Key } from './keys.js';
 import { LogStore } from './log-store.js';
 import { MessageStore } from './message-store.js';
-import type { BlockId, ChainTips, PublishedCheckpoint, TipId } from './types.js';
-
-/** Where a tx effect is: its block and position. */
-export interface IndexedTxEffect {
-  l2BlockNumber: number;
-  l2BlockHash: Fr;
-  txIndexInBlock: number;
-  slotNumber: number;
-  data: TxEffect;
-}
-
-/** The L1 block the archiver has read up to. */
-export interface L1SyncPoint {
-  blockNumber: bigint;
-  blockHash: string;
-  timestamp: bigint;
-}
+import type {
+  BlockId,
+  ChainTips,
+  IndexedTxEffect,
+  L1SyncPoint,
+  PublishedCheckpoint,
+  TipId,
+} from './types.js';
 
 // Stored values are JSON with bigints as {"$n": hex}; blocks hold nothing else JSON can't carry.
 const encode = (value: unknown) =>

@@ -1,6 +1,24 @@
 // What the archiver keeps about the chain: checkpoints as published on L1, and the tips.
+
+import type { TxEffect } from '../core/block.js';
 import type { AppendOnlyTreeSnapshot, CheckpointHeader } from '../core/block-header.js';
 import type { Fr } from '../core/field.js';
+
+/** Where a tx effect is: its block and position. */
+export interface IndexedTxEffect {
+  l2BlockNumber: number;
+  l2BlockHash: Fr;
+  txIndexInBlock: number;
+  slotNumber: number;
+  data: TxEffect;
+}
+
+/** The L1 block the archiver has read up to. */
+export interface L1SyncPoint {
+  blockNumber: bigint;
+  blockHash: string;
+  timestamp: bigint;
+}
 
 /** Where and when a checkpoint was published on L1. */
 export interface L1PublishedData {

@@ -5,7 +5,7 @@
 // included (nullifier landed, expired, anchor block gone) leave it.
 import type { Logger } from 'pino';
 import type { ChainReader } from '../archiver/chain-reader.js';
-import type { IndexedTxEffect } from '../archiver/chain-store.js';
+import type { IndexedTxEffect } from '../archiver/types.js';
 import { type L2Block, RevertCode, type TxEffect } from '../core/block.js';
 import type { GasFees, GlobalVariables } from '../core/block-header.js';
 import { type AllowedElement, PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';

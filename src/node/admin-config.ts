@@ -5,6 +5,12 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { type Config, SETTINGS, type SettingKey } from '../config/settings.js';
+import {
+  type AllowedElement,
+  DEFAULT_SETUP_ALLOW_LIST,
+  PROTOCOL_CONTRACT_ADDRESSES,
+} from '../core/constants.js';
+import { functionSelector } from '../core/hash/selector.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
 
 /** Each admin member and the setting it is. */
@@ -188,3 +194,14 @@ export function applySavedAdminConfig(config: Config, store: AdminConfigStore, l
 }
 
 export { encodeMember as adminMemberJson };
+
+/** The protocol's setup allow-list plus the configured extension. */
+export function allowedPublicSetup(config: Config): AllowedElement[] {
+  const defaults: AllowedElement[] = DEFAULT_SETUP_ALLOW_LIST.map((e) => ({
+    address: PROTOCOL_CONTRACT_ADDRESSES[e.contract],
+    selector: functionSelector(e.signature),
+    ...(e.onlySelf ? { onlySelf: true } : {}),
+    calldataLength: e.calldataLength,
+  }));
+  return [...defaults, ...config.txPublicSetupAllowListExtend];
+}

@@ -18,11 +18,11 @@ import {
   type AdminStates,
   adminMemberJson,
   adminSettingsOf,
+  allowedPublicSetup,
   resolveUpdate,
   withAdminSettings,
 } from './admin-config.js';
 import type { ChainDriver } from './chain-driver.js';
-import { allowedPublicSetup } from './status.js';
 
 export interface NodeAdminOptions {
   /** The configuration at start (with the saved admin changes); the admin owns the live one. */

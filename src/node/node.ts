@@ -34,7 +34,7 @@ import { ValidatorKeys } from '../validators/keystore.js';
 import { genesisBlockHashOf } from '../world-state/genesis.js';
 import { WorldState } from '../world-state/world-state.js';
 import { NodeAdmin } from './admin.js';
-import { AdminConfigStore, applySavedAdminConfig } from './admin-config.js';
+import { AdminConfigStore, allowedPublicSetup, applySavedAdminConfig } from './admin-config.js';
 import {
   connectL1,
   logHashingBackend,
@@ -53,7 +53,7 @@ import { NodeMetrics } from './metrics.js';
 import type { NodeApi, NodeQueries } from './node-api.js';
 import { loadAvmProtocolContracts } from './protocol-artifacts.js';
 import { SNAPSHOT_DATABASES, SnapshotUploader, verifyRestoredSnapshot } from './snapshots.js';
-import { allowedPublicSetup, type Clock, Lifecycle, type NodeState, NodeStatus } from './status.js';
+import { type Clock, Lifecycle, type NodeState, NodeStatus } from './status.js';
 
 /** What the process running the node gives it besides its configuration. */
 export interface StartOptions {

@@ -4,10 +4,8 @@
 import type { Logger } from 'pino';
 import type { Archiver } from '../archiver/archiver.js';
 import type { ChainReader } from '../archiver/chain-reader.js';
-import type { Config } from '../config/settings.js';
 import {
   type AllowedElement,
-  DEFAULT_SETUP_ALLOW_LIST,
   PROTOCOL_CONTRACT_ADDRESSES,
   type ProtocolContractAddresses,
 } from '../core/constants.js';
@@ -19,6 +17,7 @@ import type { L1ContractAddresses } from '../l1/addresses.js';
 import type { P2PNetwork } from '../p2p/network.js';
 import type { WorldState } from '../world-state/world-state.js';
 import type { NodeAdmin } from './admin.js';
+import { allowedPublicSetup } from './admin-config.js';
 import type { FunctionSignatureBook } from './function-signatures.js';
 import type { L1Health } from './l1-health.js';
 import type { SnapshotUploader } from './snapshots.js';
@@ -46,17 +45,6 @@ export class Lifecycle {
 /** How L1 time moves: realtime (anvil mines on an interval) or manual (only the dev methods mine). */
 export interface Clock {
   mode: 'realtime' | 'manual' | 'instant';
-}
-
-/** The protocol's setup allow-list plus the configured extension. */
-export function allowedPublicSetup(config: Config): AllowedElement[] {
-  const defaults: AllowedElement[] = DEFAULT_SETUP_ALLOW_LIST.map((e) => ({
-    address: PROTOCOL_CONTRACT_ADDRESSES[e.contract],
-    selector: functionSelector(e.signature),
-    ...(e.onlySelf ? { onlySelf: true } : {}),
-    calldataLength: e.calldataLength,
-  }));
-  return [...defaults, ...config.txPublicSetupAllowListExtend];
 }
 
 export interface NodeStatusOptions {

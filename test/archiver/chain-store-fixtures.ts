@@ -1,7 +1,6 @@
 // Shared fixtures of the ChainStore tests: tx effects by seed, published checkpoints of given
 // blocks, and L1 sync points.
-import type { L1SyncPoint } from '../../src/archiver/chain-store.js';
-import type { PublishedCheckpoint } from '../../src/archiver/types.js';
+import type { L1SyncPoint, PublishedCheckpoint } from '../../src/archiver/types.js';
 import type { L2Block, TxEffect } from '../../src/core/block.js';
 import { emptyCheckpointHeader } from '../../src/core/block-header.js';
 import { emptyTxEffect } from '../helpers/test-chain.js';

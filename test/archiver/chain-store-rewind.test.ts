@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { ChainStore, L1SyncPoint } from '../../src/archiver/chain-store.js';
+import type { ChainStore } from '../../src/archiver/chain-store.js';
 import { checkpointOfMessageIndex } from '../../src/archiver/message-store.js';
-import type { PublishedCheckpoint } from '../../src/archiver/types.js';
+import type { L1SyncPoint, PublishedCheckpoint } from '../../src/archiver/types.js';
 import type { L2Block } from '../../src/core/block.js';
 import type { MessageSentEvent } from '../../src/l1/rollup-client.js';
 import {

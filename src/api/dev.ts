@@ -24,6 +24,10 @@ const sentShape = (e: MessageSentEvent) => ({
   l1BlockNumber: e.l1BlockNumber,
 });
 
+const written = z
+  .object({ txHash, blockNumber: uint })
+  .describe("The write's hash (svc_getTxReceipt knows it, as a tx's) and the block that carries it");
+
 /** A dev snapshot's id: a hex quantity, as anvil's evm_snapshot gives. */
 const snapshotId = z
   .codec(
@@ -143,6 +147,36 @@ export function devMethods(node: NodeApi): RpcMethod[] {
       resultName: 'moved',
       result: moved,
       handler: async () => report(await dev.reset()),
+    }),
+    defineMethod({
+      namespace: 'svcDev',
+      name: 'setStorageAt',
+      summary:
+        'Sets a public storage slot of a contract, carried by the next block the node builds (it moves L1 a slot with the manual and instant clocks); returns once that block is checkpointed',
+      params: [
+        { name: 'contract', schema: l2Address.describe('The contract whose storage to write') },
+        { name: 'slot', schema: frHex.describe('The storage slot, as svc_getPublicStorageAt takes it') },
+        { name: 'value', schema: frHex },
+      ],
+      resultName: 'written',
+      result: written,
+      handler: (contract, slot, value) => dev.setStorageAt(contract, slot, value),
+    }),
+    defineMethod({
+      namespace: 'svcDev',
+      name: 'setBalance',
+      summary:
+        "Sets an address's Fee Juice balance (a slot of the FeeJuice contract's public storage), as svcDev_setStorageAt",
+      params: [
+        { name: 'address', schema: l2Address },
+        {
+          name: 'amount',
+          schema: bigintDec.describe('Fee Juice in base units (10^18 per Fee Juice), below 2^128'),
+        },
+      ],
+      resultName: 'written',
+      result: written,
+      handler: (address, amount) => dev.setBalance(address, amount),
     }),
     defineMethod({
       namespace: 'svcDev',

@@ -5,8 +5,11 @@
 //   cairn dev clock instant
 //   cairn dev accounts
 //   cairn dev drop-tx 0x1f…c3
+//   cairn dev set-storage 0x2b7c…01 0x5 42
+//   cairn dev set-balance account:1 5000000000000000000
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { RpcError } from '../client/node-client.js';
+import { field } from './args.js';
 import { formatFeeJuice } from './chain.js';
 import { helpAfter } from './help-layout.js';
 
@@ -80,6 +83,37 @@ function txHashArg(text: string): string {
   if (!/^0x[0-9a-fA-F]{64}$/.test(text))
     throw new InvalidArgumentError(`expected a tx hash (0x and 64 hex digits), got ${text}`);
   return text.toLowerCase();
+}
+
+/** A field element as the node takes it: 0x hex (kept) or decimal (turned to hex). */
+function fieldText(text: string): string {
+  const f = field(text);
+  return text.startsWith('0x') ? text : `0x${f.toString(16)}`;
+}
+
+/** A non-negative integer amount in base units. */
+function baseUnits(text: string): bigint {
+  if (!/^\d+$/.test(text))
+    throw new InvalidArgumentError(`expected an amount in base units (digits), got ${text}`);
+  return BigInt(text);
+}
+
+/** `N` or `account:N` as the node's dev account N (its own list says which exist), else an address. */
+async function resolveAddress(o: Options, who: string): Promise<string> {
+  const m = /^(?:account:)?(\d+)$/.exec(who);
+  if (m === null) return fieldText(who);
+  const { accounts } = await admin<AccountsResult>(o, 'svcDev_getAccounts');
+  const account = accounts[Number(m[1])];
+  if (account === undefined)
+    throw new Error(
+      `there is no dev account ${m[1]}: this node's dev accounts are 0..${accounts.length - 1}`,
+    );
+  return account.address;
+}
+
+interface Written {
+  txHash: string;
+  blockNumber: number;
 }
 
 interface AccountsResult {
@@ -169,6 +203,62 @@ export function addDevCommand(program: Command): void {
       action('clock', async (mode: string, o: Options) => {
         await admin<null>(o, 'svcDev_setClock', [mode]);
         print(o, { clock: mode }, [`clock: ${mode}`]);
+      }),
+    );
+
+  withAdminOptions(
+    dev
+      .command('set-storage')
+      .description(
+        "Set a contract's public storage slot, in the next block (manual and instant clocks: L1 moves a slot)",
+      )
+      .argument('<contract>', 'Contract address', fieldText)
+      .argument(
+        '<slot>',
+        'Storage slot, as `cairn contract storage` and svc_getPublicStorageAt take it',
+        fieldText,
+      )
+      .argument('<value>', 'The value: a field element, 0x hex or decimal', fieldText),
+  )
+    .addHelpText(
+      'after',
+      helpAfter({ heading: 'Example', commands: ['cairn dev set-storage 0x2b7c…01 0x5 42'] }),
+    )
+    .action(
+      action('set-storage', async (contract: string, slot: string, value: string, o: Options) => {
+        const w = await admin<Written>(o, 'svcDev_setStorageAt', [contract, slot, value]);
+        print(o, w, [
+          `storage slot ${slot} of ${contract} set to ${value} in block ${w.blockNumber} (write ${w.txHash})`,
+        ]);
+      }),
+    );
+
+  withAdminOptions(
+    dev
+      .command('set-balance')
+      .description(
+        'Set the Fee Juice balance of an address or dev account, in the next block (as set-storage)',
+      )
+      .argument('<who>', 'An address, or a dev account: N or account:N')
+      .argument('<amount>', 'Fee Juice in base units (10^18 per Fee Juice)', baseUnits),
+  )
+    .addHelpText(
+      'after',
+      helpAfter({
+        heading: 'Examples',
+        commands: [
+          'cairn dev set-balance account:1 0',
+          'cairn dev set-balance 0x07ac…de54 5000000000000000000',
+        ],
+      }),
+    )
+    .action(
+      action('set-balance', async (who: string, amount: bigint, o: Options) => {
+        const address = await resolveAddress(o, who);
+        const w = await admin<Written>(o, 'svcDev_setBalance', [address, amount.toString()]);
+        print(o, { address, amount: amount.toString(), ...w }, [
+          `Fee Juice of ${address} set to ${formatFeeJuice(amount)} in block ${w.blockNumber} (write ${w.txHash})`,
+        ]);
       }),
     );
 

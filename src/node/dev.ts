@@ -8,12 +8,13 @@ import { createTestClient, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Archiver } from '../archiver/archiver.js';
 import type { ChainReader } from '../archiver/chain-reader.js';
-import { invalidParams, refused } from '../core/errors.js';
-import type { Fr } from '../core/field.js';
+import { invalidParams, refused, unavailable } from '../core/errors.js';
+import { type Fr, toHex32 } from '../core/field.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
+import { randomFr } from '../core/tx-builder.js';
 import { devAccounts } from '../execution/dev-accounts.js';
 import { feeJuiceBalanceSlot } from '../execution/protocol-contracts.js';
-import { readPublicData } from '../execution/public-storage.js';
+import { publicDataLeafSlot, readPublicData } from '../execution/public-storage.js';
 import type { L1Connection } from '../l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
 import { type MessageSentEvent, messageSentIn, type RollupClient } from '../l1/rollup-client.js';
@@ -24,6 +25,7 @@ import type { WorldState } from '../world-state/world-state.js';
 import type { ChainDriver } from './chain-driver.js';
 import type { Consensus } from './consensus.js';
 import { DevSnapshots, type Reverted } from './dev-snapshots.js';
+import { DevWrites, devWriteEffect, type LeafWrite } from './dev-writes.js';
 import { InstantBlocks } from './instant-blocks.js';
 import { errorSummary } from './logger.js';
 import type { Clock } from './status.js';
@@ -58,6 +60,16 @@ export interface DevAccountBalance {
   feeJuice: bigint;
 }
 
+/** Slots a dev write waits for a block that takes it. */
+const WRITE_SLOTS = 4;
+const U128_MAX = (1n << 128n) - 1n;
+
+/** Where a dev write landed: its hash (it has a receipt, like a tx's) and block. */
+export interface DevWriteLanded {
+  txHash: Fr;
+  blockNumber: number;
+}
+
 export class DevOperations {
   private readonly anvil;
   /** The embedded L1's funded deployer sends the dev L1 transactions. */
@@ -66,6 +78,8 @@ export class DevOperations {
   private readonly snapshots: DevSnapshots;
   /** The instant clock's builder: idle unless the clock is instant. */
   private readonly instant: InstantBlocks;
+  /** Storage writes waiting for the block that carries them. */
+  private readonly writes: DevWrites;
   /** The methods that move L1 run one at a time (a revert must not land between a mine's steps). */
   private serial: Promise<unknown> = Promise.resolve();
 
@@ -92,6 +106,8 @@ export class DevOperations {
       attestations: o.consensus.pool,
       logger: o.logger,
     });
+    this.writes = new DevWrites(o.chain);
+    o.sequencer?.setQueuedEffects(this.writes);
     // Txs from clients and peers alike: with the instant clock each gets its block at once.
     this.instant = new InstantBlocks({
       dev: this,
@@ -134,6 +150,75 @@ export class DevOperations {
    */
   dropTx(hash: Fr): Promise<void> {
     return this.o.driver.between(async () => this.o.txs.dropPending(hash));
+  }
+
+  /**
+   * Sets a public storage slot of a contract, in the next block this node builds (see
+   * dev-writes.ts); resolves once that block is checkpointed, with the write's hash and block.
+   */
+  setStorageAt(contract: Fr, slot: Fr, value: Fr): Promise<DevWriteLanded> {
+    return this.write([{ leafSlot: publicDataLeafSlot(contract, slot), value }]);
+  }
+
+  /** Sets an address's Fee Juice balance (a slot of the FeeJuice contract's balances map), as setStorageAt. */
+  setBalance(address: Fr, amount: bigint): Promise<DevWriteLanded> {
+    if (amount > U128_MAX) throw invalidParams(`a Fee Juice balance is a u128: ${amount} is above 2^128 - 1`);
+    return this.write([{ leafSlot: feeJuiceBalanceSlot(address), value: amount }]);
+  }
+
+  /**
+   * Queues the writes for the sequencer and makes a block take them: with the manual and instant
+   * clocks by moving L1 to the next slot (as the instant clock does for a tx; pending txs go into
+   * that block too), with the realtime clock by waiting for the next slots. Resolves once the block
+   * is checkpointed, so that it stays; if none took them in time they are withdrawn and nothing is
+   * written.
+   */
+  private write(writes: LeafWrite[]): Promise<DevWriteLanded> {
+    const { sequencer, driver, chain, clock } = this.o;
+    if (sequencer === undefined)
+      throw unavailable(
+        'cannot write to the state: no sequencer runs on this node (--sequencer false), and a write is carried by a block it builds',
+      );
+    if (sequencer.isPaused || driver.isSyncPaused)
+      throw refused(
+        `cannot write to the state while ${sequencer.isPaused ? 'the sequencer' : 'sync'} is paused: the write is carried by the next block this node builds`,
+      );
+    return this.exclusive(async () => {
+      const effect = devWriteEffect(writes, randomFr());
+      const hash = effect.txHash;
+      const landed = () => {
+        const found = chain.getTxEffect(hash);
+        return found !== undefined && found.l2BlockNumber <= chain.getTips().checkpointed.block.number
+          ? found.l2BlockNumber
+          : undefined;
+      };
+      this.writes.add(effect);
+      try {
+        const deadline = Date.now() + WRITE_SLOTS * this.o.constants.slotDuration * 1000;
+        for (let slots = 0; landed() === undefined; slots++) {
+          if (clock.mode === 'realtime') {
+            if (Date.now() > deadline) break;
+            await new Promise((r) => setTimeout(r, 250));
+          } else {
+            if (slots >= WRITE_SLOTS) break;
+            const now = (await this.o.rollup.latestL1Block()).timestamp;
+            await this.advanceToSlotNow(slotAt(now, this.o.constants) + 1);
+          }
+        }
+      } finally {
+        // Landed, or given up: between passes, so no block being built takes it meanwhile.
+        await driver.between(async () => this.writes.remove(hash));
+      }
+      const blockNumber = landed() ?? chain.getTxEffect(hash)?.l2BlockNumber;
+      if (blockNumber === undefined)
+        throw refused(
+          `the write was not taken into a block within ${WRITE_SLOTS} slots (see the sequencer's log); nothing was written`,
+        );
+      this.o.logger.info(
+        `dev write ${toHex32(hash)} in block ${blockNumber}: ${writes.map((w) => `${toHex32(w.leafSlot)} = ${w.value}`).join(', ')}`,
+      );
+      return { txHash: hash, blockNumber };
+    });
   }
 
   /** The dev accounts with their Fee Juice balances at the latest block. */

@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import type { Hash, Hex } from 'viem';
 import type { ChainReader, ProposedBlocks } from '../archiver/chain-reader.js';
-import type { L2Block } from '../core/block.js';
+import type { L2Block, TxEffect } from '../core/block.js';
 import {
   checkpointHeaderHash,
   emptyCheckpointHeader,
@@ -46,6 +46,14 @@ export interface TxSource {
   reject(hash: Fr, reason: string): void;
   /** A tx went into a block with its app logic or teardown reverted: the reason, for its receipt. */
   reverted(hash: Fr, reason: string): void;
+}
+
+/**
+ * Effects with nothing to execute that go first into the next block built: the dev methods'
+ * storage writes (src/node/dev-writes.ts). An effect a block of the chain holds is not offered.
+ */
+export interface QueuedEffects {
+  take(): TxEffect[];
 }
 
 /** The min fees per gas of a slot's blocks. */
@@ -168,6 +176,7 @@ export class Sequencer {
 
   private settings: SequencerSettings;
   private validators: readonly Validator[];
+  private queued: QueuedEffects | undefined;
 
   constructor(private readonly o: SequencerOptions) {
     this.settings = { ...o.settings };
@@ -190,6 +199,11 @@ export class Sequencer {
       coinbase: v.coinbase ?? this.settings.coinbase ?? v.attester.address.toLowerCase(),
       feeRecipient: v.feeRecipient ?? this.settings.feeRecipient ?? 0n,
     };
+  }
+
+  /** Puts the effects `source` offers first into each block it builds (the dev methods' writes). */
+  setQueuedEffects(source: QueuedEffects): void {
+    this.queued = source;
   }
 
   /** The slots it last proposed, pruned and voted in (a dev snapshot keeps them). */
@@ -351,6 +365,10 @@ export class Sequencer {
           : { previousSponge: blocks[i - 1]!.header.spongeBlobHash }),
       });
       budget.bodyBytes -= BLOCK_BODY_OVERHEAD_BYTES;
+      for (const effect of this.queued?.take() ?? []) {
+        builder.addTx(effect);
+        budget.bodyBytes -= txEffectBodyBytesBound(effect);
+      }
       const buildStart = this.wall();
       const { manaUsed, reverted, full } = await this.fillBlock(
         builder,

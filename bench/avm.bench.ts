@@ -6,7 +6,7 @@
 // $AVM_TOKEN_ARTIFACT, then in the cache of scripts/fetch-artifacts.mjs (`node
 // scripts/fetch-artifacts.mjs` fills it); without it those figures are skipped.
 import { existsSync, readFileSync } from 'node:fs';
-import { artifactPath } from '../scripts/fetch-artifacts.mjs';
+import { artifactPath } from '../src/artifacts/npm-artifacts.js';
 import { executeBytecode, executePublicCall } from '../src/avm/interpreter.js';
 import { AVM_MAX_PROCESSABLE_L2_GAS, AvmJournal } from '../src/avm/journal.js';
 import { Tag } from '../src/avm/memory.js';

@@ -24,7 +24,7 @@
 // Node flags for the node.
 // Needs the npm artifacts (fetched into .cache/ on first use; CAIRN_SKIP_ARTIFACTS=1 skips the bench).
 import { z } from 'zod';
-import { ensureArtifacts, loadArtifactJson } from '../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, loadArtifactJson } from '../src/artifacts/npm-artifacts.js';
 import {
   deploymentOf,
   devAccounts,

@@ -9,7 +9,9 @@
 //
 // Imports are listed by TypeScript's own scanner (ts.preProcessFile), which sees `import`,
 // `import type`, `export ... from`, `import x = require()` and `import('...')` with a literal
-// argument. Only relative specifiers that resolve inside src/ are checked; packages are ignored.
+// argument. Packages are ignored. A relative import that leaves src/ (a build script, a test
+// helper) is a violation: the running node is what src/ holds. Inside a folder any file may
+// import any other, but not in a circle: a cycle of imports within one folder is a violation too.
 //
 // Usage: node scripts/check-layers.mjs [--root DIR]   (DIR defaults to the repo root)
 // Exit code: 0 when clean, 1 on any violation or error, 2 on bad arguments.
@@ -153,6 +155,8 @@ export function checkLayers({ root }) {
   }
 
   const violations = [];
+  /** Imports between files of one folder: file -> the files it imports there. */
+  const inFolder = new Map();
   const unknownTargets = new Set();
   let files = 0;
   let imports = 0;
@@ -168,10 +172,27 @@ export function checkLayers({ root }) {
     for (const { fileName: specifier } of importedFiles) {
       if (!specifier.startsWith('./') && !specifier.startsWith('../')) continue;
       const target = targetPath(root, abs, specifier);
-      if (!target.startsWith('src/')) continue;
       imports++;
+      if (!target.startsWith('src/')) {
+        // The running node is what src/ holds: a build script or a test is not part of it.
+        if (seen.has(target)) continue;
+        seen.add(target);
+        violations.push({
+          file,
+          target,
+          from,
+          fromLayer,
+          to: undefined,
+          toLayer: undefined,
+          message: `${file} imports ${target}, outside src/: what the node runs must live in src/ (a package, or a folder of the layer table)`,
+        });
+        continue;
+      }
       const to = entryOf(target);
-      if (to === from) continue;
+      if (to === from) {
+        if (target !== file) addEdge(inFolder, file, target);
+        continue;
+      }
       if (!layers.has(to)) {
         // An existing unlisted folder is already an error; a missing one is a broken import.
         if (!present.has(to) && !unknownTargets.has(`${file} ${target}`)) {
@@ -197,7 +218,108 @@ export function checkLayers({ root }) {
       });
     }
   }
+  for (const cycle of cyclesOf(inFolder)) {
+    const folder = entryOf(cycle[0]);
+    violations.push({
+      file: cycle[0],
+      target: cycle[1],
+      from: folder,
+      fromLayer: layers.get(folder),
+      to: folder,
+      toLayer: layers.get(folder),
+      cycle,
+      message: `import cycle inside src/${folder}/: ${[...cycle, cycle[0]].join(' -> ')} (within a folder, imports go one way too: move what both need into one of them or a third file)`,
+    });
+  }
   return { violations, errors, files, imports };
+}
+
+function addEdge(graph, from, to) {
+  if (!graph.has(from)) graph.set(from, new Set());
+  graph.get(from).add(to);
+}
+
+/**
+ * The import cycles of `graph`: one per strongly connected component of more than one file (or
+ * a file that imports itself), as the files of a shortest cycle through its first file, sorted.
+ */
+function cyclesOf(graph) {
+  // Tarjan's algorithm, iterative: components come out in reverse topological order.
+  let next = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const components = [];
+  const nodes = [...new Set([...graph.keys(), ...[...graph.values()].flatMap((t) => [...t])])].sort();
+  for (const start of nodes) {
+    if (index.has(start)) continue;
+    const work = [[start, [...(graph.get(start) ?? [])].sort(), 0]];
+    index.set(start, next);
+    low.set(start, next++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      const [node, targets] = frame;
+      if (frame[2] < targets.length) {
+        const target = targets[frame[2]++];
+        if (!index.has(target)) {
+          index.set(target, next);
+          low.set(target, next++);
+          stack.push(target);
+          onStack.add(target);
+          work.push([target, [...(graph.get(target) ?? [])].sort(), 0]);
+        } else if (onStack.has(target)) {
+          low.set(node, Math.min(low.get(node), index.get(target)));
+        }
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1][0];
+        low.set(parent, Math.min(low.get(parent), low.get(node)));
+      }
+      if (low.get(node) === index.get(node)) {
+        const component = [];
+        let member;
+        do {
+          member = stack.pop();
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== node);
+        components.push(component.sort());
+      }
+    }
+  }
+  const cycles = [];
+  for (const component of components) {
+    const first = component[0];
+    if (component.length === 1 && !graph.get(first)?.has(first)) continue;
+    cycles.push(shortestCycle(graph, first, new Set(component)));
+  }
+  return cycles.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
+/** The files of a shortest path from `first` back to itself, staying in `members`. */
+function shortestCycle(graph, first, members) {
+  const previous = new Map();
+  const queue = [first];
+  for (let i = 0; i < queue.length; i++) {
+    for (const target of [...(graph.get(queue[i]) ?? [])].sort()) {
+      if (!members.has(target)) continue;
+      if (target === first) {
+        const path = [queue[i]];
+        while (path[0] !== first) path.unshift(previous.get(path[0]));
+        return path;
+      }
+      if (!previous.has(target)) {
+        previous.set(target, queue[i]);
+        queue.push(target);
+      }
+    }
+  }
+  return [first];
 }
 
 function main() {

@@ -7,7 +7,7 @@
 //   node scripts/avm-oracle/artifact-ids.mjs --scratch /work/avm-oracle-scratch
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ensureArtifacts, loadArtifactJson, REPO_ROOT } from '../fetch-artifacts.mjs';
+import { ensureArtifacts, loadArtifactJson, REPO_ROOT } from '../../dist/artifacts/npm-artifacts.js';
 import { loadReference, PINNED_VERSION } from './reference.mjs';
 
 const ARTIFACTS = [

@@ -10,7 +10,7 @@ process.env.LOG_LEVEL ??= 'warn';
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ensureArtifacts, loadArtifactJson, REPO_ROOT } from '../fetch-artifacts.mjs';
+import { ensureArtifacts, loadArtifactJson, REPO_ROOT } from '../../dist/artifacts/npm-artifacts.js';
 import { GROUPS } from './groups.mjs';
 import { loadReference, PINNED_VERSION } from './reference.mjs';
 import { TIMED_GROUPS, Timing } from './timing.mjs';

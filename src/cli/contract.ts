@@ -3,7 +3,7 @@
 //   cairn contract deploy --artifact token_contract-Token.json --args 0x…01 "My Token" MTK 18 --wait
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { artifactPath } from '../../scripts/fetch-artifacts.mjs';
+import { artifactPath } from '../artifacts/npm-artifacts.js';
 import {
   authorizePublicCall,
   ContractRevertError,

@@ -5,7 +5,6 @@
 // slot per block. The node may switch to and from it at run time (svcDev_setClock): the builder
 // exists on every node with the embedded L1, and does nothing while the clock is another.
 import type { Logger } from 'pino';
-import type { DevOperations } from './dev.js';
 import { errorSummary } from './logger.js';
 import type { Clock } from './status.js';
 
@@ -16,7 +15,8 @@ export class InstantBlocks {
 
   constructor(
     private readonly o: {
-      dev: Pick<DevOperations, 'advanceToNextSlot'>;
+      /** Moves the embedded L1 to the next slot, with a pass (DevOperations, which builds this). */
+      dev: { advanceToNextSlot(): Promise<unknown> };
       clock: Clock;
       /** Pending txs in the pool. */
       pending: () => number;

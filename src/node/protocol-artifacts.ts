@@ -1,10 +1,10 @@
 // The protocol contracts whose real bytecode the node runs on the AVM (the AuthRegistry), read
 // from the reference's published artifacts: the npm package @aztec/protocol-contracts@4.1.2,
-// fetched once from the npm registry (integrity-pinned, by scripts/fetch-artifacts.mjs) into the
+// fetched once from the npm registry (integrity-pinned, by src/artifacts/npm-artifacts.ts) into the
 // git-ignored cache `.cache/artifacts/`. Every node of a network must run the same bytecode, so a
 // node that cannot get it does not start.
 import type { Logger } from 'pino';
-import { ARTIFACT_PACKAGES, ensureArtifacts, loadArtifactJson } from '../../scripts/fetch-artifacts.mjs';
+import { ARTIFACT_PACKAGES, ensureArtifacts, loadArtifactJson } from '../artifacts/npm-artifacts.js';
 import { contractClassOf, parseArtifact } from '../core/artifact.js';
 import { AUTH_REGISTRY_ADDRESS } from '../core/constants.js';
 import { toHex32 } from '../core/field.js';

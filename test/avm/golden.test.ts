@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ensureArtifacts } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts } from '../../src/artifacts/npm-artifacts.js';
 import { executePublicCall } from '../../src/avm/interpreter.js';
 import { AvmJournal } from '../../src/avm/journal.js';
 import type { Fr } from '../../src/core/field.js';

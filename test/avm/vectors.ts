@@ -2,7 +2,7 @@
 // in-memory world a file's steps run against, as the reference's world was when they were recorded.
 // Used by golden.test.ts, test/execution/avm-calls.test.ts and by the oracle's timing mode
 // (scripts/avm-oracle/timing.mjs).
-import { publicDispatchBytecode } from '../../scripts/fetch-artifacts.mjs';
+import { publicDispatchBytecode } from '../../src/artifacts/npm-artifacts.js';
 import type { AvmCallRequest, AvmGlobals } from '../../src/avm/interpreter.js';
 import { InMemoryAvmWorld } from '../../src/avm/memory-world.js';
 import type { Fr } from '../../src/core/field.js';

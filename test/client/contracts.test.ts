@@ -2,7 +2,7 @@
 // storage slots of variables and map entries, and public calls built from an artifact.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { ensureArtifacts, loadArtifactJson } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, loadArtifactJson } from '../../src/artifacts/npm-artifacts.js';
 import {
   type ContractArtifact,
   decodeRevertReason,

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { REPO_ROOT } from '../../scripts/fetch-artifacts.mjs';
+import { REPO_ROOT } from '../../src/artifacts/npm-artifacts.js';
 import { authwitInnerHash, authwitMessageHash } from '../../src/core/authwit.js';
 import type { VectorFile } from '../avm/vectors.js';
 

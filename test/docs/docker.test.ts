@@ -19,7 +19,7 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { DEFAULT_CACHE_DIR, ensureArtifacts, REPO_ROOT } from '../../scripts/fetch-artifacts.mjs';
+import { DEFAULT_CACHE_DIR, ensureArtifacts, REPO_ROOT } from '../../src/artifacts/npm-artifacts.js';
 import { loadConfig } from '../../src/config/load.js';
 import { envOf, flagOf, SETTINGS } from '../../src/config/settings.js';
 import { result } from '../helpers/rpc.js';

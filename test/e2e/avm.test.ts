@@ -5,7 +5,7 @@
 // (CAIRN_SKIP_ARTIFACTS=1 skips it).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ensureArtifacts, loadArtifactJson } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, loadArtifactJson } from '../../src/artifacts/npm-artifacts.js';
 import {
   deploymentOf,
   devAccounts,

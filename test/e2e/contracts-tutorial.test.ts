@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { REPO_ROOT } from '../../scripts/fetch-artifacts.mjs';
+import { REPO_ROOT } from '../../src/artifacts/npm-artifacts.js';
 import { type CairnProcess, startCairn } from '../helpers/process.js';
 
 interface Block {

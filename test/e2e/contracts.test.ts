@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ensureArtifacts, loadArtifactJson, REPO_ROOT } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, loadArtifactJson, REPO_ROOT } from '../../src/artifacts/npm-artifacts.js';
 import {
   type AbiValue,
   authorizePublicCall,

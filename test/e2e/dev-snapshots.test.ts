@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ensureArtifacts, loadArtifactJson } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, loadArtifactJson } from '../../src/artifacts/npm-artifacts.js';
 import {
   deploymentOf,
   devAccounts,

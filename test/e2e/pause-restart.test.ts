@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ensureArtifacts, loadArtifactJson } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, loadArtifactJson } from '../../src/artifacts/npm-artifacts.js';
 import {
   type ContractArtifact,
   deployContract,

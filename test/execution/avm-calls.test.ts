@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ensureArtifacts, publicDispatchBytecode } from '../../scripts/fetch-artifacts.mjs';
+import { ensureArtifacts, publicDispatchBytecode } from '../../src/artifacts/npm-artifacts.js';
 import { RevertCode } from '../../src/core/block.js';
 import { emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';

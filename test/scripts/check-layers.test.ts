@@ -146,14 +146,12 @@ describe('checkLayers', () => {
     ]);
   });
 
-  test('package specifiers and relative imports that leave src/ are ignored', () => {
+  test('package specifiers are ignored', () => {
     const result = check({
       'src/core/pkg.ts': [
         "import { createPublicClient } from 'viem';",
         "import { readFileSync } from 'node:fs';",
         "import node from '@scope/node';",
-        "import pkg from '../../package.json' with { type: 'json' };",
-        "import { helper } from '../../test/helpers/node.js';",
         '',
       ].join('\n'),
     });
@@ -161,6 +159,42 @@ describe('checkLayers', () => {
     assert.deepEqual(result.errors, []);
     // Not even counted: the clean tree's 6 imports are all that was checked.
     assert.equal(result.imports, 6);
+  });
+
+  test('a relative import that leaves src/ (a build script, a test helper, a file at the root) is a violation', () => {
+    const result = check({
+      'src/node/artifacts.ts': [
+        "import { ensureArtifacts } from '../../scripts/fetch-artifacts.mjs';",
+        "import { helper } from '../../test/helpers/node.js';",
+        "import pkg from '../../package.json' with { type: 'json' };",
+        '',
+      ].join('\n'),
+    });
+    const outside =
+      'outside src/: what the node runs must live in src/ (a package, or a folder of the layer table)';
+    assert.deepEqual(messages(result), [
+      `src/node/artifacts.ts imports scripts/fetch-artifacts.mjs, ${outside}`,
+      `src/node/artifacts.ts imports test/helpers/node.js, ${outside}`,
+      `src/node/artifacts.ts imports package.json, ${outside}`,
+    ]);
+  });
+
+  test('an import cycle inside a folder is a violation, named once by its files; one-way imports are fine', () => {
+    const result = check({
+      // core: types -> hash -> types (two files); store: a -> b -> c -> a (three), c -> env one way.
+      'src/core/types.ts': "import { h } from './hash.js';\nexport type Hash = string;\n",
+      'src/store/a.ts': "import { b } from './b.js';\nexport const a = 1;\n",
+      'src/store/b.ts': "import { c } from './c.js';\nexport const b = 1;\n",
+      'src/store/c.ts':
+        "import type { a } from './a.js';\nimport { h } from './env.js';\nexport const c = 1;\n",
+    });
+    const hint =
+      '(within a folder, imports go one way too: move what both need into one of them or a third file)';
+    assert.deepEqual(messages(result), [
+      `import cycle inside src/core/: src/core/hash.ts -> src/core/types.ts -> src/core/hash.ts ${hint}`,
+      `import cycle inside src/store/: src/store/a.ts -> src/store/b.ts -> src/store/c.ts -> src/store/a.ts ${hint}`,
+    ]);
+    assert.deepEqual(result.violations[1]!.cycle, ['src/store/a.ts', 'src/store/b.ts', 'src/store/c.ts']);
   });
 
   test('a src folder missing from the table is reported, and so is a table folder that does not exist', () => {

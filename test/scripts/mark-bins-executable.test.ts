@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { REPO_ROOT } from '../../scripts/fetch-artifacts.mjs';
+import { REPO_ROOT } from '../../src/artifacts/npm-artifacts.js';
 
 test('every bin in package.json is executable after the build', () => {
   const { bin } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {

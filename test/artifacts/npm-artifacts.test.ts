@@ -1,4 +1,4 @@
-// The artifact cache the AVM vectors run from (scripts/fetch-artifacts.mjs): integrity checks,
+// The artifact cache the AVM vectors run from (src/artifacts/npm-artifacts.ts): integrity checks,
 // spec validation, a clear error when the registry cannot be reached, and, with the cache in
 // place, the real Token artifact with its public dispatcher. Also checks that every vector file
 // in test/avm/vectors/ names only cached artifacts and has the fields its consumers read.
@@ -18,10 +18,10 @@ import {
   loadArtifactJson,
   matchesIntegrity,
   packageDir,
-} from '../../scripts/fetch-artifacts.mjs';
+} from '../../src/artifacts/npm-artifacts.js';
 
 const skipNetwork = process.env.CAIRN_SKIP_ARTIFACTS ? 'CAIRN_SKIP_ARTIFACTS is set' : false;
-const vectorsDir = join(import.meta.dirname, 'vectors');
+const vectorsDir = join(import.meta.dirname, '..', 'avm', 'vectors');
 const scratch = mkdtempSync(join(tmpdir(), 'cairn-fetch-artifacts-test-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 

@@ -187,6 +187,19 @@ export function addDevCommand(program: Command): void {
     );
 
   withAdminOptions(
+    dev.command('reset').description('Take the whole dev chain back to genesis (every snapshot is consumed)'),
+  )
+    .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn dev reset'] }))
+    .action(
+      action('reset', async (o: Options) => {
+        const moved = await admin<Moved>(o, 'svcDev_reset');
+        print(o, moved, [
+          `reset to genesis: L2 block ${moved.l2BlockNumber}, L1 block ${moved.l1BlockNumber}`,
+        ]);
+      }),
+    );
+
+  withAdminOptions(
     dev
       .command('clock')
       .description('Switch the clock: realtime, manual (only dev methods move time) or instant')
@@ -288,19 +301,6 @@ export function addDevCommand(program: Command): void {
           ...r.accounts.map(
             (a) => `  ${String(a.index).padStart(3)}  ${a.address}  ${formatFeeJuice(BigInt(a.feeJuice))}`,
           ),
-        ]);
-      }),
-    );
-
-  withAdminOptions(
-    dev.command('reset').description('Take the whole dev chain back to genesis (every snapshot is consumed)'),
-  )
-    .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn dev reset'] }))
-    .action(
-      action('reset', async (o: Options) => {
-        const moved = await admin<Moved>(o, 'svcDev_reset');
-        print(o, moved, [
-          `reset to genesis: L2 block ${moved.l2BlockNumber}, L1 block ${moved.l1BlockNumber}`,
         ]);
       }),
     );

@@ -2,6 +2,7 @@
 // JSON-RPC listeners. Used by `cairn start` and by tests that run a node in-process.
 import type { Logger } from 'pino';
 import { buildRegistry } from '../api/index.js';
+import { STATUS_PAGE_HEADERS, STATUS_PAGE_HTML } from '../api/status-page.js';
 import type { Config } from '../config/settings.js';
 import { NODE_VERSION } from '../core/version.js';
 import { devAccounts } from '../execution/dev-accounts.js';
@@ -76,6 +77,7 @@ export async function serve(
         port: config.port,
         dispatcher: dispatcher('public'),
         corsOrigins: config.rpcCorsOrigins,
+        page: { html: STATUS_PAGE_HTML, headers: STATUS_PAGE_HEADERS },
       }),
     );
     listeners.push(

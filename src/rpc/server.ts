@@ -1,5 +1,5 @@
 // HTTP listeners for JSON-RPC (docs/rpc.md): POST / with application/json, GET /status, GET
-// /metrics (admin port), the status page at GET / (public port, src/rpc/status-page.ts),
+// /metrics (admin port), a page at GET / (public port: the status page, src/api/status-page.ts),
 // 405 for other methods on /, 415 for other content types, 413 over the body limit (after reading
 // the rest of the body, up to a cap, so that the client can read it),
 // 401 on the admin port without the right API key, CORS on the public port only,
@@ -19,7 +19,6 @@ import type { Logger } from 'pino';
 import type { Dispatcher, DispatchOutcome, MaybePromise } from './dispatch.js';
 import { RpcCode } from './errors.js';
 import type { PortKind } from './registry.js';
-import { STATUS_PAGE_HEADERS, STATUS_PAGE_HTML } from './status-page.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -55,6 +54,11 @@ export interface ListenerOptions {
   headers?: Record<string, string>;
   /** Health for GET /status: `ok` false answers HTTP 503. */
   status: () => { ok: boolean } & Record<string, unknown>;
+  /**
+   * Public port: the HTML page of GET / with its response headers (the status page, which the
+   * API layer writes: this transport knows nothing of the chain).
+   */
+  page?: { html: string; headers: Readonly<Record<string, string>> };
   /** Admin port: Prometheus metrics for GET /metrics (behind the API key, like the methods). */
   metrics?: { text(): Promise<string>; contentType: string };
 }
@@ -215,14 +219,16 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
       .send(JSON.stringify(status));
   });
 
-  // The public port serves its status page at GET / (and so HEAD /); the admin port answers 405.
-  if (opts.kind === 'public') {
+  // The public port serves its page (the status page) at GET / (and so HEAD /); the admin port
+  // answers 405.
+  const page = opts.kind === 'public' ? opts.page : undefined;
+  if (page !== undefined) {
     app.get('/', async (_req, reply) =>
       reply
         .code(200)
-        .headers(STATUS_PAGE_HEADERS)
+        .headers(page.headers)
         .header('content-type', 'text/html; charset=utf-8')
-        .send(STATUS_PAGE_HTML),
+        .send(page.html),
     );
   }
   const allowed = opts.kind === 'public' ? 'GET, HEAD, POST, OPTIONS' : 'POST';

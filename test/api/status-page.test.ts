@@ -12,13 +12,18 @@ import { delimiter, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Browser, type Document, Window } from 'happy-dom';
 import { z } from 'zod';
+import {
+  STATUS_PAGE_CSP,
+  STATUS_PAGE_HEADERS,
+  STATUS_PAGE_HTML,
+  STATUS_PAGE_REFRESH_MS,
+} from '../../src/api/status-page.js';
 import { type RunningNode, serve } from '../../src/cli/serve.js';
 import { devAccounts, NodeClient, prepareTx, randomFr } from '../../src/client/index.js';
 import { NODE_VERSION } from '../../src/core/version.js';
 import { Dispatcher } from '../../src/rpc/dispatch.js';
 import { defineMethod, MethodRegistry, type PortKind } from '../../src/rpc/registry.js';
 import { type Listener, startListener } from '../../src/rpc/server.js';
-import { STATUS_PAGE_CSP, STATUS_PAGE_HTML, STATUS_PAGE_REFRESH_MS } from '../../src/rpc/status-page.js';
 import { post, result, silentLogger, testConfig } from '../helpers/rpc.js';
 
 const API_KEY = 'a-very-secret-admin-key';
@@ -43,6 +48,8 @@ function listen(kind: PortKind, apiKey?: string): Promise<Listener> {
     bodyLimit: 4096,
     requestTimeoutMs: 10_000,
     status: () => ({ ok: true, status: 'running' }),
+    // As serve() gives it: the public port's page.
+    ...(kind === 'public' ? { page: { html: STATUS_PAGE_HTML, headers: STATUS_PAGE_HEADERS } } : {}),
     dispatcher: new Dispatcher({
       port: kind,
       registry,

@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts with node:test through tsx. Node 20's --test cannot
-// glob TypeScript files itself, so the list is built here. Arguments narrow the
-// run to files whose path contains one of them, e.g. `npm test -- rpc`.
+// Runs the tests with node:test through tsx. Node 20's --test cannot glob TypeScript files itself,
+// so the list is built here.
+//
+//   node scripts/run-tests.mjs [--kind unit|e2e|all] [filter ...] [--node-test-flag ...]
+//
+// A test's kind is where it lives and what it is called:
+// - unit: every test/**/*.test.ts except those below. Each runs in its own process and may start
+//   no other (test/helpers/no-child-processes.mjs makes child_process refuse): an in-process node,
+//   worker threads and the file system are fine.
+// - e2e: test/e2e/ and any *.process.test.ts: they start `cairn`, anvil, npm or a browser.
+// `all` (the default) runs both kinds at once. Filters narrow the run to files whose path contains
+// one of them, e.g. `npm test -- rpc`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -16,17 +25,35 @@ function walk(dir) {
   return out;
 }
 
-const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+/** The kind of a test file (a path relative to the repository root, with forward slashes). */
+export function kindOf(file) {
+  return file.startsWith('test/e2e/') || file.endsWith('.process.test.ts') ? 'e2e' : 'unit';
+}
+
+const args = process.argv.slice(2);
+let kind = 'all';
+const kindAt = args.indexOf('--kind');
+if (kindAt !== -1) {
+  kind = args[kindAt + 1];
+  args.splice(kindAt, 2);
+}
+if (!['unit', 'e2e', 'all'].includes(kind)) {
+  console.error(`--kind must be unit, e2e or all, not ${kind}`);
+  process.exit(2);
+}
+const filters = args.filter((a) => !a.startsWith('--'));
+const flags = args.filter((a) => a.startsWith('--'));
 const files = walk('test')
-  .map((f) => relative('.', f))
+  .map((f) => relative('.', f).split('\\').join('/'))
+  .filter((f) => kind === 'all' || kindOf(f) === kind)
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', ...flags, ...files], {
+const preload = kind === 'unit' ? ['--import', './test/helpers/no-child-processes.mjs'] : [];
+const result = spawnSync(process.execPath, ['--import', 'tsx', ...preload, '--test', ...flags, ...files], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);

@@ -1,6 +1,6 @@
 // Helpers for contract tests on an anvil that mines only on request: read, send (mined in a block
 // with a chosen timestamp), simulate, expect a revert by custom error name, and decode events.
-// Shared by test/l1/contracts.test.ts and test/l1/slasher.test.ts so both drive anvil the same way.
+// Shared by test/l1/contracts.process.test.ts and test/l1/slasher.process.test.ts so both drive anvil the same way.
 import assert from 'node:assert/strict';
 import {
   type Abi,

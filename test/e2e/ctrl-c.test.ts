@@ -15,21 +15,12 @@ import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { toHex32 } from '../../src/core/field.js';
 import { FEE_JUICE_BALANCES_SLOT } from '../../src/execution/protocol-contracts.js';
 import { mapStorageSlot } from '../../src/execution/public-storage.js';
-import { type GroupNode, startInGroup } from '../helpers/node-in-group.js';
+import { FAST_REALTIME, type GroupNode, startInGroup } from '../helpers/node-in-group.js';
 import { result } from '../helpers/rpc.js';
 
 const ROUNDS = Number(process.env.CAIRN_CTRL_C_ROUNDS ?? 20);
 const accounts = devAccounts(4).map((a) => a.address);
-const CHAIN = [
-  '--clock',
-  'realtime',
-  '--l1-block-time',
-  '1',
-  '--slot-duration',
-  '4',
-  '--epoch-duration',
-  '2',
-];
+const CHAIN = FAST_REALTIME;
 const ON_L1 = new Set(['checkpointed', 'proven', 'finalized']);
 
 interface Reported {

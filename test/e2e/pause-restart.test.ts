@@ -26,22 +26,13 @@ import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { toHex32 } from '../../src/core/field.js';
 import { FEE_JUICE_BALANCES_SLOT } from '../../src/execution/protocol-contracts.js';
 import { mapStorageSlot } from '../../src/execution/public-storage.js';
-import { type GroupNode, startInGroup } from '../helpers/node-in-group.js';
+import { FAST_REALTIME, type GroupNode, startInGroup } from '../helpers/node-in-group.js';
 import { result } from '../helpers/rpc.js';
 import { until } from '../helpers/until.js';
 
 const [alice, bob] = devAccounts(2).map((a) => a.address) as [bigint, bigint];
 // Slots of 4 s in epochs of 2: a proof window (one epoch) is 8 s.
-const CHAIN = [
-  '--clock',
-  'realtime',
-  '--l1-block-time',
-  '1',
-  '--slot-duration',
-  '4',
-  '--epoch-duration',
-  '2',
-];
+const CHAIN = FAST_REALTIME;
 const PROOF_WINDOW_S = 8;
 
 interface Tips {

@@ -2,8 +2,8 @@
 // (Ctrl-C sends SIGINT to the whole foreground group) reaches the node and every child that
 // stayed in its group. For the tests of stops and restarts on one data directory.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { CAIRN_BIN, FREE_PORTS } from './process.js';
+import { readFileSync, rmSync } from 'node:fs';
+import { CAIRN_BIN, FREE_PORTS, readyUrls } from './process.js';
 
 export interface GroupNode {
   readonly child: ChildProcess;
@@ -15,6 +15,21 @@ export interface GroupNode {
   /** Resolves with the exit code once the node has exited. */
   readonly exited: Promise<number | null>;
 }
+
+/**
+ * A realtime dev chain that moves fast: L1 blocks of 1 s, slots of 4 s, epochs of 2 slots (so a
+ * proof window, one epoch, is 8 s).
+ */
+export const FAST_REALTIME = [
+  '--clock',
+  'realtime',
+  '--l1-block-time',
+  '1',
+  '--slot-duration',
+  '4',
+  '--epoch-duration',
+  '2',
+];
 
 /** Starts `cairn start --data-dir <dataDir> <args>` on free ports in a new process group. */
 export async function startInGroup(
@@ -33,15 +48,15 @@ export async function startInGroup(
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + readyTimeoutMs;
-  while (!existsSync(readyFile)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
+  const urls = await readyUrls(
+    child,
+    readyFile,
+    () => output,
+    readyTimeoutMs,
+    () => {
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
-      throw new Error(`cairn did not become ready (exit ${child.exitCode}):\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const urls = JSON.parse(readFileSync(readyFile, 'utf8')) as { public: string; admin: string };
+    },
+  );
   return {
     child,
     publicUrl: urls.public,

@@ -50,6 +50,28 @@ export function runCairn(
 }
 
 /**
+ * Waits until a started `cairn start` writes its ready file, and returns the URLs in it. If the
+ * node exits or `timeoutMs` passes first, `giveUp` cleans up and the error carries the output.
+ */
+export async function readyUrls(
+  child: ChildProcess,
+  readyFile: string,
+  output: () => string,
+  timeoutMs: number,
+  giveUp: () => void,
+): Promise<{ public: string; admin: string }> {
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(readyFile)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      giveUp();
+      throw new Error(`cairn did not become ready (exit ${child.exitCode}):\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return JSON.parse(readFileSync(readyFile, 'utf8')) as { public: string; admin: string };
+}
+
+/**
  * Starts `cairn start --ephemeral --port 0 --admin-port 0 --l1-port 0 --ready-file …` and waits until it listens.
  * `nodeFlags` go to Node itself (e.g. --cpu-prof, which NODE_OPTIONS does not allow).
  */
@@ -71,16 +93,16 @@ export async function startCairn(
   child.stderr?.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
-  const deadline = Date.now() + readyTimeoutMs;
-  while (!existsSync(readyFile)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
+  const urls = await readyUrls(
+    child,
+    readyFile,
+    () => output,
+    readyTimeoutMs,
+    () => {
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`cairn did not become ready (exit ${child.exitCode}):\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const urls = JSON.parse(readFileSync(readyFile, 'utf8')) as { public: string; admin: string };
+    },
+  );
   return {
     child,
     publicUrl: urls.public,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -131,6 +131,30 @@ describe('store environment', () => {
       Array.from(db.getKeys({}), (k) => [...k]),
       [[0, 0, 1], [1], [1, 255], [2]],
     );
+    await env.close();
+  });
+
+  // lmdb-js maps a growing file again at twice the size and keeps the old mappings until the
+  // environment closes; pages read through each stay resident (docs/performance.md).
+  test('the data file is mapped once as it grows, and grows with its data, not with the map', {
+    skip: !existsSync('/proc/self/maps'),
+  }, async () => {
+    const env = openEnvironment(dir, 'one-map');
+    const db = env.binaryDatabase('big');
+    const value = Buffer.alloc(1500, 7);
+    for (let batch = 0; batch < 40; batch++) {
+      env.write(() => {
+        for (let i = 0; i < 256; i++) db.putSync(Buffer.from(`${batch}:${i}`), value);
+      });
+      for (let i = 0; i < 256; i += 16) assert.equal(db.get(Buffer.from(`${batch}:${i}`))?.length, 1500);
+    }
+    const file = join(env.path, 'data.mdb');
+    const mappings = readFileSync('/proc/self/maps', 'utf8')
+      .split('\n')
+      .filter((line) => line.endsWith(file));
+    assert.equal(mappings.length, 1);
+    // 10,240 values of 1.5 KB: ~15 MB of data, two to a 4 KiB page; the map is far larger.
+    assert.ok(statSync(file).size < 64 * 2 ** 20, `file of ${statSync(file).size} bytes`);
     await env.close();
   });
 });

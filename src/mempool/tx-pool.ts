@@ -91,8 +91,11 @@ export class TxPool {
   readonly #entries = new Map<Fr, PoolEntry>();
   /** Pending entries in pool order (kept sorted on every change). */
   readonly #pending: PoolEntry[] = [];
-  /** Nullifier → hashes of the pending txs that emit it. */
-  readonly #byNullifier = new Map<Fr, Set<Fr>>();
+  /**
+   * Nullifier → the hash of the pending tx that emits it, or a set of hashes while several do (a
+   * set of one per nullifier took ~190 bytes of heap: ~370 a pending tx).
+   */
+  readonly #byNullifier = new Map<Fr, Fr | Set<Fr>>();
   #pendingBytes = 0;
   #nextArrival = 0;
 
@@ -230,7 +233,9 @@ export class TxPool {
   conflictsOf(nullifiers: readonly Fr[]): Fr[] {
     const found = new Set<Fr>();
     for (const nullifier of nullifiers) {
-      for (const hash of this.#byNullifier.get(nullifier) ?? []) found.add(hash);
+      const hashes = this.#byNullifier.get(nullifier);
+      if (typeof hashes === 'bigint') found.add(hashes);
+      else if (hashes !== undefined) for (const hash of hashes) found.add(hash);
     }
     return [...found]
       .map((hash) => this.#entries.get(hash)!)
@@ -381,8 +386,9 @@ export class TxPool {
     this.#pendingBytes += entry.size;
     for (const nullifier of entry.nullifiers) {
       const hashes = this.#byNullifier.get(nullifier);
-      if (hashes) hashes.add(entry.hash);
-      else this.#byNullifier.set(nullifier, new Set([entry.hash]));
+      if (hashes === undefined) this.#byNullifier.set(nullifier, entry.hash);
+      else if (typeof hashes !== 'bigint') hashes.add(entry.hash);
+      else if (hashes !== entry.hash) this.#byNullifier.set(nullifier, new Set([hashes, entry.hash]));
     }
   }
 
@@ -397,8 +403,12 @@ export class TxPool {
     this.#pendingBytes -= entry.size;
     for (const nullifier of entry.nullifiers) {
       const hashes = this.#byNullifier.get(nullifier);
-      hashes?.delete(hash);
-      if (hashes?.size === 0) this.#byNullifier.delete(nullifier);
+      if (hashes === hash) this.#byNullifier.delete(nullifier);
+      else if (typeof hashes === 'object') {
+        hashes.delete(hash);
+        if (hashes.size === 1) this.#byNullifier.set(nullifier, hashes.values().next().value!);
+        else if (hashes.size === 0) this.#byNullifier.delete(nullifier);
+      }
     }
   }
 }

@@ -276,6 +276,34 @@ describe('TxPool mined state', () => {
     assert.equal(pool.pendingBytes, c.size + more[0]!.size + more[1]!.size);
     await env.close();
   });
+
+  test('a nullifier of several pending txs is a conflict of each until the last leaves', async () => {
+    const env = freshEnv();
+    const pool = TxPool.open(env, UNLIMITED);
+    // Each is added while the others with nullifier 41 are mined, then their blocks are pruned:
+    // three pending txs emit 41.
+    const a = makeTx([41n, 42n], 5n);
+    const c = makeTx([41n], 7n);
+    const b = makeTx([41n, 43n], 3n);
+    addOk(pool, a);
+    pool.markMined([a.hash], 3);
+    addOk(pool, c);
+    pool.markMined([c.hash], 3);
+    addOk(pool, b);
+    pool.markPending([a.hash, c.hash]);
+    assert.deepEqual(pool.conflictsOf([41n]), [c.hash, a.hash, b.hash]);
+    assert.deepEqual(pool.conflictsOf([42n, 43n]), [a.hash, b.hash]);
+    pool.remove([c.hash]);
+    assert.deepEqual(pool.conflictsOf([41n]), [a.hash, b.hash]);
+    pool.remove([a.hash]);
+    assert.deepEqual(pool.conflictsOf([41n, 42n]), [b.hash]);
+    pool.markMined([b.hash], 4);
+    assert.deepEqual(pool.conflictsOf([41n, 42n, 43n]), []);
+    pool.markPending([b.hash]);
+    assert.deepEqual(pool.conflictsOf([41n]), [b.hash]);
+    assert.deepEqual(add(pool, makeTx([41n], 2n)), { kind: 'conflict', with: [b.hash] });
+    await env.close();
+  });
 });
 
 describe('TxPool persistence', () => {

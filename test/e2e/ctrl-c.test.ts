@@ -86,7 +86,7 @@ describe('Ctrl-C (SIGINT to the process group) at random moments', () => {
           await sleep(150);
         }
       })();
-      const stopAt = Date.now() + 500 + Math.floor(Math.random() * 6500);
+      const stopAt = Date.now() + 300 + Math.floor(Math.random() * 4200);
       while (Date.now() < stopAt) {
         try {
           await observe(pub, reported);

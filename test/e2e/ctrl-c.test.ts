@@ -39,7 +39,8 @@ describe('Ctrl-C (SIGINT to the process group) at random moments', () => {
   const dataDir = join(dir, 'data');
   let node: GroupNode | undefined;
   after(async () => {
-    await node?.signalGroup('SIGKILL');
+    // A clean stop: a SIGKILL to the group would leave the node's anvil (in a session of its own) running.
+    await node?.signalGroup('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -499,6 +499,20 @@ export class Archiver implements ProposedBlocks {
     };
   }
 
+  /** The chain at genesis, for a dev reset: the genesis block alone, nothing read from L1 yet. */
+  genesisSnapshot(): ChainSnapshot {
+    const genesis = this.o.store.getBlock(0)!;
+    return {
+      latest: { number: 0, hash: genesis.hash },
+      checkpoint: 0,
+      proven: 0,
+      provenAtL1Block: undefined,
+      finalized: 0,
+      l1SyncPoint: undefined,
+      proposed: [],
+    };
+  }
+
   /**
    * Brings the chain back to a dev snapshot once L1 is back at the L1 state of the same moment
    * (anvil's evm_revert): unwinds to the newest checkpoint L1 still holds as stored, reads L1

@@ -302,11 +302,18 @@ export interface SavedStateLogger {
 }
 
 /** The files of the embedded L1's saved state in its folder. */
-export function stateFiles(dir: string): { current: string; previous: string; temp: string } {
+export function stateFiles(dir: string): {
+  current: string;
+  previous: string;
+  temp: string;
+  genesis: string;
+} {
   return {
     current: join(dir, 'anvil-state.json'),
     previous: join(dir, 'anvil-state.prev.json'),
     temp: join(dir, 'anvil-state.json.tmp'),
+    // The L1 as the node deployed it, before any checkpoint: what svcDev_reset goes back to.
+    genesis: join(dir, 'anvil-genesis-state.json'),
   };
 }
 
@@ -396,6 +403,20 @@ export class SavedL1State {
     );
     if (inconsistent[0]!.file !== current) await rename(inconsistent[0]!.file, current);
     return current;
+  }
+
+  /**
+   * Keeps the state just saved as the L1's genesis: called once, when the node has deployed the
+   * protocol on a new L1 and saved it, before any checkpoint.
+   */
+  async keepAsGenesis(): Promise<void> {
+    await this.saving;
+    await this.writeFile(this.files.genesis, await readFile(this.files.current));
+  }
+
+  /** The genesis state kept by keepAsGenesis (JSON bytes); undefined if there is none. */
+  async genesis(): Promise<Uint8Array | undefined> {
+    return existsSync(this.files.genesis) ? readFile(this.files.genesis) : undefined;
   }
 
   /** Saves anvil's state now (after a save under way). Resolves with the saved block, if any. */
@@ -514,21 +535,37 @@ export class SavedL1State {
   /** Writes `state` as the newest state: temp file, fsync, current -> previous, temp -> current, fsync the folder. */
   private async write(state: Uint8Array): Promise<void> {
     const { current, previous, temp } = this.files;
-    const file = await open(temp, 'w');
-    try {
-      await file.writeFile(state);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
+    await writeSynced(temp, state);
     if (existsSync(current)) await rename(current, previous);
     await rename(temp, current);
-    const folder = await open(join(current, '..'), 'r');
-    try {
-      await folder.sync();
-    } finally {
-      await folder.close();
-    }
+    await syncFolder(current);
+  }
+
+  /** Writes `bytes` to `path` atomically: a synced temporary file renamed over it. */
+  private async writeFile(path: string, bytes: Uint8Array): Promise<void> {
+    await writeSynced(`${path}.tmp`, bytes);
+    await rename(`${path}.tmp`, path);
+    await syncFolder(path);
+  }
+}
+
+async function writeSynced(path: string, bytes: Uint8Array): Promise<void> {
+  const file = await open(path, 'w');
+  try {
+    await file.writeFile(bytes);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** Makes the renames in the folder of `path` durable. */
+async function syncFolder(path: string): Promise<void> {
+  const folder = await open(join(path, '..'), 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
   }
 }
 

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Address,
   BaseError,
+  bytesToHex,
   ContractFunctionRevertedError,
   createPublicClient,
   createTestClient,
@@ -94,6 +95,13 @@ export interface L1Connection {
    * restart would bring them back). Resolves with the saved block, undefined if it could not save.
    */
   saveAfterRevert?(): Promise<bigint | undefined>;
+  /**
+   * The embedded L1 only: takes it back to its state right after the node deployed the protocol
+   * on it (kept since, across restarts), funding the node's accounts again. False if this data
+   * directory has no genesis state (its L1 was deployed by a cairn before this was kept). The
+   * caller saves the state afterwards (saveAfterRevert).
+   */
+  resetToGenesis?(): Promise<boolean>;
   /** Stops the embedded anvil (saving its state); nothing for an external L1. */
   close(): Promise<void>;
 }
@@ -232,21 +240,30 @@ export async function connectEmbeddedL1(
       logger.info(`L1 contracts deployed: rollup ${addresses.rollupAddress} (embedded L1 ${anvil.rpcUrl})`);
     }
     signal?.throwIfAborted();
-    let funded = false;
-    for (const account of options.fund) {
-      if ((await client.getBalance({ address: account })) < FUNDING_WEI / 2n) {
-        await testClient.setBalance({ address: account, value: FUNDING_WEI });
-        funded = true;
+    const fund = async () => {
+      let funded = false;
+      for (const account of options.fund) {
+        if ((await client.getBalance({ address: account })) < FUNDING_WEI / 2n) {
+          await testClient.setBalance({ address: account, value: FUNDING_WEI });
+          funded = true;
+        }
       }
-    }
-    // A saved state must be the state of its latest block (anvil-state.ts): a block records the
-    // balances just set.
-    if (funded) await mine();
+      // A saved state must be the state of its latest block (anvil-state.ts): a block records the
+      // balances just set.
+      if (funded) await mine();
+    };
+    await fund();
     await checkRollupVersion(client, addresses.rollupAddress, BigInt(options.deploy.rollupVersion));
     const withSlasherAddress = await withSlasher(client, addresses, logger);
     const latestBlock = () => client.getBlockNumber({ cacheTime: 0 });
     if ((await latestBlock()) !== saved.savedBlock) await saved.save(anvil.rpcUrl);
+    if (!deployed) await saved.keepAsGenesis();
     saved.startTimer(anvil.rpcUrl, latestBlock, options.saveIntervalMs ?? SAVE_INTERVAL_MS);
+    // anvil_reset without a fork (viem's reset action always asks for one).
+    const resetAnvil = testClient.request as unknown as (r: {
+      method: 'anvil_reset';
+      params: [];
+    }) => Promise<unknown>;
     return {
       rpcUrl: anvil.rpcUrl,
       chainId: options.chainId,
@@ -256,6 +273,18 @@ export async function connectEmbeddedL1(
       client,
       ensureDurable: (l1Block) => saved.ensureSaved(anvil.rpcUrl, l1Block),
       saveAfterRevert: () => saved.saveReplaced(anvil.rpcUrl),
+      resetToGenesis: async () => {
+        const genesis = await saved.genesis();
+        if (genesis === undefined) return false;
+        // A fresh chain, then the genesis state with its blocks: nothing of the later history stays
+        // (loading alone would keep storage slots genesis did not have). The caller saves it.
+        await resetAnvil({ method: 'anvil_reset', params: [] });
+        await testClient.loadState({ state: bytesToHex(genesis) });
+        // Chain time goes on from genesis, as after a stop (the reset left anvil's clock at now).
+        await continueFromLatestBlock(client);
+        await fund();
+        return true;
+      },
       close,
     };
   } catch (err) {
@@ -311,6 +340,16 @@ function stoppedAt(stoppedFile: string, stateFile: string): number {
  * rollup would prune the unproven checkpoints and count the validators inactive.
  */
 async function resumeTime(client: PublicClient, stoppedAtMs: number): Promise<ResumedL1Time> {
+  const latest = await continueFromLatestBlock(client);
+  return {
+    l1Block: latest.number,
+    l1Timestamp: latest.timestamp,
+    downSeconds: Math.max(0, Math.round((Date.now() - stoppedAtMs) / 1000)),
+  };
+}
+
+/** Sets anvil's clock to one second after its latest block, from where it runs on. */
+async function continueFromLatestBlock(client: PublicClient) {
   const latest = await client.getBlock({ blockTag: 'latest' });
   // anvil_setTime (viem has no action for it) sets the time the next block counts from.
   const setTime = client.request as unknown as (r: {
@@ -318,11 +357,7 @@ async function resumeTime(client: PublicClient, stoppedAtMs: number): Promise<Re
     params: [number];
   }) => Promise<unknown>;
   await setTime({ method: 'anvil_setTime', params: [Number(latest.timestamp + 1n)] });
-  return {
-    l1Block: latest.number,
-    l1Timestamp: latest.timestamp,
-    downSeconds: Math.max(0, Math.round((Date.now() - stoppedAtMs) / 1000)),
-  };
+  return latest;
 }
 
 export async function connectExternalL1(

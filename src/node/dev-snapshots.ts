@@ -39,9 +39,14 @@ export interface DevSnapshotParts {
   rollup: Pick<RollupClient, 'latestL1Block' | 'pendingCheckpointNumber'>;
   /** Saves the embedded L1's state as a new history (L1Connection.saveAfterRevert). */
   saveL1: () => Promise<bigint | undefined>;
+  /**
+   * Takes the embedded L1 back to its saved genesis (L1Connection.resetToGenesis): how a node
+   * restarted on a chain past genesis resets, as anvil's own snapshots do not survive a restart.
+   */
+  resetL1: (() => Promise<boolean>) | undefined;
   constants: L1RollupConstants;
   driver: Pick<ChainDriver, 'between'>;
-  archiver: Pick<Archiver, 'devSnapshot' | 'revertToSnapshot'>;
+  archiver: Pick<Archiver, 'devSnapshot' | 'genesisSnapshot' | 'revertToSnapshot'>;
   chain: ChainReader;
   txs: Pick<TxService, 'poolSnapshot' | 'restorePool'>;
   sequencer: Pick<Sequencer, 'slotsActedIn' | 'restoreSlotsActedIn'> | undefined;
@@ -52,7 +57,8 @@ export interface DevSnapshotParts {
 }
 
 interface Snapshot {
-  anvilId: Hex;
+  /** anvil's snapshot; undefined for the genesis saved on disk (resetL1 takes L1 back to it). */
+  anvilId: Hex | undefined;
   /** The slot of the L1's latest block when it was taken: the slot memory from here on is kept. */
   slot: number;
   chain: ChainSnapshot;
@@ -72,7 +78,10 @@ export class DevSnapshots {
   /** Snapshots by id, taken in id order (anvil's ids grow the same way). */
   private readonly taken = new Map<number, Snapshot>();
   private nextId = 0;
-  /** The chain at genesis as this node started on it (svcDev_reset goes back to it). */
+  /**
+   * The chain at genesis as this node started on it (svcDev_reset goes back to it); undefined
+   * when the node started past genesis, where a reset goes back to the genesis saved on disk.
+   */
   private genesis: Promise<Snapshot | undefined>;
 
   constructor(private readonly o: DevSnapshotParts) {
@@ -108,18 +117,17 @@ export class DevSnapshots {
     return reverted;
   }
 
-  /** Goes back to genesis: the chain as this node started on it, before any checkpoint. */
+  /**
+   * Goes back to genesis: the chain as the node deployed it, before any checkpoint. In memory
+   * (anvil's snapshot) when this node started at genesis; else from the L1's genesis state saved
+   * on disk when the protocol was deployed.
+   */
   async reset(): Promise<Reverted> {
-    const genesis = await this.genesis;
-    if (genesis === undefined) {
-      throw refused(
-        'cannot reset: this node started on a chain that was already past genesis, and the embedded L1 cannot go back further than where it started (start the node on a new data directory, e.g. --ephemeral, to reset it)',
-      );
-    }
-    // anvil consumes the genesis snapshot and every later one.
-    this.taken.clear();
+    const genesis = (await this.genesis) ?? this.genesisOnDisk();
     const reverted = await this.o.driver.between(async () => {
       const r = await this.restore(genesis);
+      // anvil consumed the genesis snapshot and every later one (a reset from disk, all of them).
+      this.taken.clear();
       this.genesis = this.take().then(
         (s) => s,
         (err: unknown) => this.genesisLost(err),
@@ -144,6 +152,21 @@ export class DevSnapshots {
     } catch (err) {
       return this.genesisLost(err);
     }
+  }
+
+  /** Genesis as saved on disk: no L2 block, no tx, no slot acted in; L1 goes back through resetL1. */
+  private genesisOnDisk(): Snapshot {
+    if (this.o.resetL1 === undefined) throw new Error('dev methods need the embedded L1');
+    return {
+      anvilId: undefined,
+      // Filled in once L1 is back at genesis (restore): the slot memory from genesis on is dropped.
+      slot: 0,
+      chain: this.o.archiver.genesisSnapshot(),
+      pool: [],
+      slots: undefined,
+      signed: [],
+      attestations: new Map(),
+    };
   }
 
   private genesisLost(err: unknown): undefined {
@@ -171,16 +194,24 @@ export class DevSnapshots {
   /** Between passes. */
   private async restore(s: Snapshot): Promise<Reverted> {
     const o = this.o;
-    if ((await o.anvil('evm_revert', [s.anvilId])) !== true)
-      throw new Error(`the embedded L1 no longer has its snapshot ${s.anvilId}`);
+    if (s.anvilId !== undefined) {
+      if ((await o.anvil('evm_revert', [s.anvilId])) !== true)
+        throw new Error(`the embedded L1 no longer has its snapshot ${s.anvilId}`);
+    } else if (!(await o.resetL1?.())) {
+      throw refused(
+        'cannot reset: this data directory has no saved genesis of its embedded L1 (it was made by a cairn older than svcDev_reset after a restart); start the node on a new data directory, e.g. --ephemeral, to begin at genesis',
+      );
+    }
     // Sent in the history being left: a proposal or proof of it must not land in this one.
     await o.anvil('anvil_dropAllTransactions', []);
     const same = await o.archiver.revertToSnapshot(s.chain);
     await o.txs.restorePool(s.pool);
     if (s.slots !== undefined) o.sequencer?.restoreSlotsActedIn(s.slots);
     o.prover?.forgetSentProof();
-    o.signingRecord.restoreFrom(s.slot, s.signed);
-    o.attestations.restoreFrom(s.slot, s.attestations);
+    const slot =
+      s.anvilId === undefined ? slotAt((await o.rollup.latestL1Block()).timestamp, o.constants) : s.slot;
+    o.signingRecord.restoreFrom(slot, s.signed);
+    o.attestations.restoreFrom(slot, s.attestations);
     const saved = await o.saveL1();
     if (saved === undefined) {
       throw new Error(

@@ -46,7 +46,7 @@ export interface DevOperationsOptions {
   sequencer: Sequencer | undefined;
   prover: DevProver | undefined;
   consensus: Pick<Consensus, 'signingRecord' | 'pool'>;
-  l1: Pick<L1Connection, 'saveAfterRevert'>;
+  l1: Pick<L1Connection, 'saveAfterRevert' | 'resetToGenesis'>;
   worldState: WorldState;
   /** How many dev accounts genesis funded (the devAccounts setting). */
   devAccounts: number;
@@ -95,6 +95,7 @@ export class DevOperations {
       anvil: (method, params) => request({ method, params }),
       rollup: o.rollup,
       saveL1: saveAfterRevert,
+      resetL1: o.l1.resetToGenesis,
       constants: o.constants,
       driver: o.driver,
       archiver: o.archiver,

@@ -2,8 +2,9 @@
 // manual clock: after a revert the blocks, tips (the finalized one moved back), receipts, Fee
 // Juice balances, published contracts, contract storage and the pending pool are those of the
 // snapshot; the chain goes on from there (in slots it had already used); a crash of the node and
-// its L1 right after a revert comes back to the reverted chain (which cannot reset: genesis is behind
-// where its L1 started); reset goes back to genesis; `cairn dev` does the same.
+// its L1 right after a revert comes back to the reverted chain, which resets to the genesis its L1
+// saved when the protocol was deployed (and a restart keeps the reset); reset goes back to genesis;
+// `cairn dev` does the same.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,9 +83,13 @@ describe('dev snapshots on a real node', () => {
     checkpoints: await pub('svc_getCheckpointNumber'),
   });
 
+  /** The chain and alice's Fee Juice as the node started on its new data directory. */
+  let genesis: { tips: unknown; feeJuice: bigint };
+
   before(async () => {
     node = await startCairn(args);
     client = new NodeClient(node.publicUrl);
+    genesis = { tips: await pub('svc_getChainTips'), feeJuice: await feeJuice() };
   });
   after(async () => {
     await node?.stop();
@@ -203,7 +208,7 @@ describe('dev snapshots on a real node', () => {
     assert.notEqual(await pub('svc_getContract', [toHex32(first.address)]), null);
   });
 
-  test('a crash of the node and its L1 right after a revert comes back to the reverted chain; reset is then refused', async () => {
+  test('a crash of the node and its L1 right after a revert comes back to the reverted chain; reset then goes back to the genesis saved on disk', async () => {
     const id = await dev('svcDev_snapshot');
     const before = await pub('svc_getChainTips');
     // After the snapshot, a proof is made final: the L1's state is saved with those blocks.
@@ -226,14 +231,28 @@ describe('dev snapshots on a real node', () => {
     const { finalized: _f, ...expected } = before;
     assert.deepEqual(restarted, expected);
     assert.ok(finalized.block.number <= before.proven.block.number);
-    // Restarted on its chain, the node cannot go back to genesis: its L1 started later.
-    const refused = await call(node.adminUrl, 'svcDev_reset');
-    assert.equal(refused.error?.code, -32000);
-    assert.match(refused.error!.message, /already past genesis/);
     // And it goes on.
     const hash = await send();
     await step();
     assert.equal((await pub('svc_getTxReceipt', [hash])).blockNumber, before.proposed.number + 1);
+
+    // Restarted past genesis, it resets to the L1 as the node deployed it (saved on disk then).
+    const pendingHash = await send();
+    assert.equal((await dev('svcDev_reset')).l2BlockNumber, 0);
+    assert.deepEqual(await pub('svc_getChainTips'), genesis.tips);
+    assert.equal(await feeJuice(), genesis.feeJuice);
+    // The mined tx and the pending one belong to the history left behind.
+    for (const h of [hash, pendingHash]) assert.equal((await pub('svc_getTxReceipt', [h])).status, 'dropped');
+    assert.deepEqual(await pub('svc_getPendingTxs', [100]), []);
+    // The chain goes on from genesis, and a clean restart comes back to it (the reset was saved).
+    const again = await send();
+    await step();
+    assert.equal((await pub('svc_getTxReceipt', [again])).blockNumber, 1);
+    const tips = await pub('svc_getChainTips');
+    assert.equal(await node.stop(), 0);
+    node = await startCairn(args);
+    client = new NodeClient(node.publicUrl);
+    assert.deepEqual(await pub('svc_getChainTips'), tips);
   });
 
   test('reset goes back to genesis; cairn dev snapshot, revert and reset', async () => {

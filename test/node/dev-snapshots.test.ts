@@ -3,7 +3,8 @@
 // numbers from 0, a revert consumes its snapshot and every later one (as anvil does), an unknown
 // id changes nothing, the slot memory from the snapshot's slot on is put back (so the validators
 // sign again in slots that come again), the embedded L1 is saved after a revert (and a failed save
-// is an error), and reset goes back to genesis — refused when the node started past it.
+// is an error), and reset goes back to genesis — from the L1's genesis saved on disk when the node
+// started past it, refused when there is none.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Hex } from 'viem';
@@ -26,9 +27,11 @@ const attester = '0x00000000000000000000000000000000000000aa';
 const digest = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex;
 
 /** A dev chain of fakes: the L1 at `l1.slot`, the L2 at `l2.block`, and what each part was told. */
-async function setup(o: { startBlock?: number } = {}) {
+async function setup(o: { startBlock?: number; genesisOnDisk?: boolean } = {}) {
   const calls: string[] = [];
   const l1 = { slot: 1, snapshots: 0, saveFails: false };
+  /** The L1's slot at genesis, where a reset from disk takes it. */
+  const genesisSlot = 1;
   const l2 = {
     block: o.startBlock ?? 0,
     pool: [] as PoolEntry[],
@@ -58,10 +61,17 @@ async function setup(o: { startBlock?: number } = {}) {
       calls.push('save');
       return l1.saveFails ? undefined : 1n;
     },
+    resetL1: async () => {
+      calls.push('resetToGenesis');
+      if (!(o.genesisOnDisk ?? true)) return false;
+      l1.slot = genesisSlot;
+      return true;
+    },
     constants,
     driver: { between },
     archiver: {
       devSnapshot: () => ({ latest: { number: l2.block, hash: 0n } }) as ChainSnapshot,
+      genesisSnapshot: () => ({ latest: { number: 0, hash: 0n } }) as ChainSnapshot,
       revertToSnapshot: async (s) => {
         reverts++;
         l2.block = s.latest.number;
@@ -195,9 +205,46 @@ describe('dev snapshots', () => {
     assert.equal(calls.filter((c) => c === 'evm_snapshot').length, 4);
   });
 
-  test('reset is refused on a node that started past genesis', async () => {
-    const { snapshots, reverts } = await setup({ startBlock: 5 });
-    await assert.rejects(snapshots.reset(), refusedWith(/already past genesis/));
+  test('a node that started past genesis resets from the genesis saved on disk', async () => {
+    const { snapshots, calls, l1, l2, signingRecord, attestations } = await setup({ startBlock: 5 });
+    l1.slot = 9;
+    l2.pool = [{ hash: 5n } as PoolEntry];
+    assert.equal(signingRecord.claim(attester, 8, digest(8)), true);
+    attestations.addAttestation({ slot: 8, digest: digest(8), attester } as never);
+    const id = await snapshots.snapshot();
+    assert.deepEqual(await snapshots.reset(), { l1Block: 1n, l2Block: 0 });
+    assert.equal(l2.block, 0);
+    assert.deepEqual(l2.pool, []);
+    // L1 went back through its saved genesis, not an anvil snapshot, and was saved after.
+    assert.ok(!calls.some((c) => c.startsWith('evm_revert')));
+    assert.deepEqual(calls.slice(calls.indexOf('resetToGenesis')), [
+      'resetToGenesis',
+      'anvil_dropAllTransactions',
+      'forgetSentProof',
+      'save',
+      'evm_snapshot',
+    ]);
+    // Slots after genesis are another history's: signing in them again is no double signing.
+    assert.equal(signingRecord.claim(attester, 8, digest(80)), true);
+    assert.equal(attestations.attestations(8).length, 0);
+    // Snapshots of the history left are gone; the next reset uses the new genesis snapshot.
+    await assert.rejects(snapshots.revert(id), refusedWith(/no dev snapshot 0x0/));
+    l2.block = 3;
+    await snapshots.reset();
+    assert.equal(l2.block, 0);
+    assert.equal(calls.at(-5), 'evm_revert 0x1');
+  });
+
+  test('a reset with no genesis on disk is refused and changes nothing', async () => {
+    const { snapshots, calls, l2, reverts } = await setup({ startBlock: 5, genesisOnDisk: false });
+    const id = await snapshots.snapshot();
+    await assert.rejects(snapshots.reset(), refusedWith(/no saved genesis/));
     assert.equal(reverts(), 0);
+    assert.equal(l2.block, 5);
+    assert.ok(!calls.includes('save'));
+    // The snapshot taken before still works.
+    l2.block = 7;
+    await snapshots.revert(id);
+    assert.equal(l2.block, 5);
   });
 });

@@ -1,8 +1,9 @@
 // Admin methods (admin port): svcAdmin_* and, where the earlier set has them, nodeAdmin_*.
 import { z } from 'zod';
 import { uint } from '../core/codecs.js';
+import type { NodeAdmin } from '../node/admin.js';
 import { adminConfig, adminConfigUpdate } from '../node/admin-config.js';
-import type { NodeApi } from '../node/node-api.js';
+import type { SnapshotUploader } from '../node/snapshots.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { voidResult } from './schemas.js';
 
@@ -22,8 +23,23 @@ const force = {
   optional: true,
 } as const;
 
-export function adminMethods(node: NodeApi): RpcMethod[] {
-  const { admin } = node;
+/** What the admin methods call: the admin operations and the snapshot uploader's start. */
+export interface AdminApiPorts {
+  admin: Pick<
+    NodeAdmin,
+    | 'getConfig'
+    | 'setConfig'
+    | 'pauseSync'
+    | 'resumeSync'
+    | 'pauseSequencer'
+    | 'resumeSequencer'
+    | 'rollbackTo'
+    | 'reloadKeystore'
+  >;
+  snapshots: Pick<SnapshotUploader, 'start'>;
+}
+
+export function adminMethods({ admin, snapshots }: AdminApiPorts): RpcMethod[] {
   return [
     ...defineMethods(BOTH, {
       name: 'getConfig',
@@ -118,7 +134,7 @@ export function adminMethods(node: NodeApi): RpcMethod[] {
       ],
       resultName: 'void',
       result: voidResult,
-      handler: (location) => node.snapshots.start(location),
+      handler: (location) => snapshots.start(location),
     }),
     defineMethod({
       namespace: 'svcAdmin',

@@ -3,7 +3,9 @@
 // sets answer alike.
 import { z } from 'zod';
 import { bigintDec, uint } from '../core/codecs.js';
-import type { NodeApi } from '../node/node-api.js';
+import type { L1RollupConstants } from '../core/time.js';
+import type { NodeStatus } from '../node/status.js';
+import type { ChainQueries } from '../queries/chain.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import {
   blockData,
@@ -26,17 +28,38 @@ import {
   MAX_CHECKPOINTS_DATA,
 } from './params.js';
 
-export function chainMethods(node: NodeApi): RpcMethod[] {
+/** What the chain methods call: the chain queries, the rollup constants and the sync status. */
+export interface ChainApiPorts {
+  chain: Pick<
+    ChainQueries,
+    | 'tips'
+    | 'latestBlockNumber'
+    | 'syncedSlot'
+    | 'syncedEpoch'
+    | 'syncedL1Timestamp'
+    | 'block'
+    | 'blocks'
+    | 'blockResponse'
+    | 'blockResponses'
+    | 'checkpoint'
+    | 'checkpointResponses'
+    | 'checkpointsData'
+  >;
+  constants: L1RollupConstants;
+  info: Pick<NodeStatus, 'getWorldStateSyncStatus'>;
+}
+
+export function chainMethods(ports: ChainApiPorts): RpcMethod[] {
   return [
-    ...svcChainMethods(node),
-    ...nodeChainMethods(node),
+    ...svcChainMethods(ports),
+    ...nodeChainMethods(ports),
     ...defineMethods(['svc', 'node'], {
       name: 'getWorldStateSyncStatus',
       summary: 'How far the world state has synced',
       params: [],
       resultName: 'status',
       result: worldStateSyncStatus,
-      handler: () => node.info.getWorldStateSyncStatus(),
+      handler: () => ports.info.getWorldStateSyncStatus(),
     }),
   ];
 }
@@ -67,8 +90,7 @@ const checkpointIncludeOptions = blockIncludeOptions
   .extend({ includeBlocks: z.boolean().optional() })
   .describe('Which optional parts to include; blocks get bodies only with includeTransactions');
 
-function svcChainMethods(node: NodeApi): RpcMethod[] {
-  const q = node.queries.chain;
+function svcChainMethods({ chain: q, constants }: ChainApiPorts): RpcMethod[] {
   const tips = () => q.tips();
   return [
     defineMethod({
@@ -106,7 +128,7 @@ function svcChainMethods(node: NodeApi): RpcMethod[] {
       params: [],
       resultName: 'constants',
       result: l1RollupConstants,
-      handler: () => node.constants,
+      handler: () => constants,
     }),
     defineMethod({
       namespace: 'svc',
@@ -226,8 +248,7 @@ const blockNumberOrLatest = z
   .union([uint, z.literal('latest')], { error: 'expected a block number or "latest"' })
   .describe('A block number or "latest"');
 
-function nodeChainMethods(node: NodeApi): RpcMethod[] {
-  const q = node.queries.chain;
+function nodeChainMethods({ chain: q }: ChainApiPorts): RpcMethod[] {
   const blockOf = (n: number | 'latest' | undefined) =>
     q.block(
       n === undefined || n === 'latest' ? { kind: 'tag', tag: 'proposed' } : { kind: 'number', number: n },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { bytesHex, frHex, l2Address, uint } from '../core/codecs.js';
 import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';
 import type { Point } from '../core/grumpkin.js';
-import type { NodeApi } from '../node/node-api.js';
+import type { ContractQueries } from '../queries/contracts.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { referenceBlock } from './params.js';
 
@@ -59,8 +59,12 @@ const contractInstance = z
 const classShape = (c: ContractClassPublic | undefined) => c ?? null;
 const instanceShape = (i: ContractInstance | undefined) => i ?? null;
 
-export function contractMethods(node: NodeApi): RpcMethod[] {
-  const q = node.queries.contracts;
+/** What the contract methods call: classes by id and instances by address. */
+export interface ContractApiPorts {
+  contracts: Pick<ContractQueries, 'contractClass' | 'contract'>;
+}
+
+export function contractMethods({ contracts: q }: ContractApiPorts): RpcMethod[] {
   const classId = { name: 'id', schema: frHex.describe('Contract class id') };
   const address = { name: 'address', schema: l2Address.describe('Contract address') };
   return [

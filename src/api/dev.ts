@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { bigintDec, frHex, l2Address, slotNumber, txHash, uint } from '../core/codecs.js';
 import type { MessageSentEvent } from '../l1/rollup-client.js';
-import type { NodeApi } from '../node/node-api.js';
+import type { DevOperations } from '../node/dev.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { voidResult } from './schemas.js';
 
@@ -40,8 +40,29 @@ const snapshotId = z
   )
   .describe('Dev snapshot id: a hex quantity (0x0, 0x1, …)');
 
-export function devMethods(node: NodeApi): RpcMethod[] {
-  const { dev } = node;
+/** What the dev methods call: the cheat codes, undefined unless the node runs its own L1. */
+export interface DevApiPorts {
+  dev:
+    | Pick<
+        DevOperations,
+        | 'mine'
+        | 'advanceToSlot'
+        | 'advanceToNextEpoch'
+        | 'sendL1ToL2Message'
+        | 'depositFeeJuice'
+        | 'snapshot'
+        | 'revert'
+        | 'reset'
+        | 'setStorageAt'
+        | 'setBalance'
+        | 'dropTx'
+        | 'accounts'
+        | 'setClock'
+      >
+    | undefined;
+}
+
+export function devMethods({ dev }: DevApiPorts): RpcMethod[] {
   if (dev === undefined) return [];
   const report = (r: { l1Block: bigint; l2Block: number; slot?: number }) => ({
     l1BlockNumber: r.l1Block,

@@ -1,29 +1,52 @@
 // All method sets of the node, in one registry. Each topic file declares its methods of both
-// sets side by side (svc_ and node_, or svcAdmin_ and nodeAdmin_), with their schemas beside it.
-import type { NodeApi } from '../node/node-api.js';
+// sets side by side (svc_ and node_, or svcAdmin_ and nodeAdmin_), with their schemas beside it,
+// and the ports it calls: the few members of the node's parts its handlers use. This is the one
+// place that hands each topic its parts of the node.
 import { MethodRegistry } from '../rpc/registry.js';
-import { adminMethods } from './admin.js';
-import { chainMethods } from './chain.js';
-import { contractMethods } from './contracts.js';
-import { devMethods } from './dev.js';
-import { infoMethods } from './info.js';
-import { logMethods } from './logs.js';
-import { messageMethods } from './messages.js';
-import { stateMethods } from './state.js';
-import { txMethods } from './txs.js';
-import { validatorMethods } from './validators.js';
+import { type AdminApiPorts, adminMethods } from './admin.js';
+import { type ChainApiPorts, chainMethods } from './chain.js';
+import { type ContractApiPorts, contractMethods } from './contracts.js';
+import { type DevApiPorts, devMethods } from './dev.js';
+import { type InfoApiPorts, infoMethods } from './info.js';
+import { type LogApiPorts, logMethods } from './logs.js';
+import { type MessageApiPorts, messageMethods } from './messages.js';
+import { type StateApiPorts, stateMethods } from './state.js';
+import { type TxApiPorts, txMethods } from './txs.js';
+import { type ValidatorApiPorts, validatorMethods } from './validators.js';
 
-export function buildRegistry(node: NodeApi): MethodRegistry {
+/**
+ * The node as the method sets see it: its parts, laid out as CairnNode holds them, each only
+ * as wide as the ports of the topics that use it. A running node fits it; so do a test's fakes.
+ */
+export interface ApiNode {
+  readonly queries: {
+    readonly chain: ChainApiPorts['chain'] & MessageApiPorts['chain'];
+    readonly state: StateApiPorts['state'];
+    readonly logs: LogApiPorts['logs'];
+    readonly contracts: ContractApiPorts['contracts'];
+    readonly messages: MessageApiPorts['messages'];
+    readonly validators: ValidatorApiPorts['validators'];
+  };
+  readonly txs: TxApiPorts['txs'];
+  readonly info: InfoApiPorts['info'] & ChainApiPorts['info'];
+  readonly constants: ChainApiPorts['constants'];
+  readonly admin: AdminApiPorts['admin'];
+  readonly snapshots: AdminApiPorts['snapshots'];
+  readonly dev: DevApiPorts['dev'];
+}
+
+export function buildRegistry(node: ApiNode): MethodRegistry {
+  const { queries } = node;
   return new MethodRegistry().add(
-    ...infoMethods(node),
-    ...chainMethods(node),
-    ...txMethods(node),
-    ...validatorMethods(node),
-    ...stateMethods(node),
-    ...logMethods(node),
-    ...contractMethods(node),
-    ...messageMethods(node),
-    ...adminMethods(node),
-    ...devMethods(node),
+    ...infoMethods({ info: node.info }),
+    ...chainMethods({ chain: queries.chain, constants: node.constants, info: node.info }),
+    ...txMethods({ txs: node.txs }),
+    ...validatorMethods({ validators: queries.validators }),
+    ...stateMethods({ state: queries.state }),
+    ...logMethods({ logs: queries.logs }),
+    ...contractMethods({ contracts: queries.contracts }),
+    ...messageMethods({ messages: queries.messages, chain: queries.chain }),
+    ...adminMethods({ admin: node.admin, snapshots: node.snapshots }),
+    ...devMethods({ dev: node.dev }),
   );
 }

@@ -3,7 +3,7 @@
 // registers function signatures (named in logs) follows.
 import { z } from 'zod';
 import { uint } from '../core/codecs.js';
-import type { NodeApi } from '../node/node-api.js';
+import type { NodeStatus } from '../node/status.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { allowedElements, l1ContractAddresses, nodeInfo, protocolContractAddresses } from './info-schemas.js';
 import { voidResult } from './schemas.js';
@@ -20,8 +20,20 @@ const functionSignature = z
 
 const BOTH = ['svc', 'node'] as const;
 
-export function infoMethods(node: NodeApi): RpcMethod[] {
-  const { info } = node;
+/** What the info methods call: what the node says about itself, and the signature book's writer. */
+export interface InfoApiPorts {
+  info: Pick<
+    NodeStatus,
+    | 'getNodeInfo'
+    | 'isReady'
+    | 'getEncodedEnr'
+    | 'getAllowedPublicSetup'
+    | 'getL1ContractAddresses'
+    | 'registerFunctionSignatures'
+  >;
+}
+
+export function infoMethods({ info }: InfoApiPorts): RpcMethod[] {
   return [
     ...defineMethods(BOTH, {
       name: 'getNodeInfo',

@@ -4,8 +4,7 @@ import { z } from 'zod';
 import type { LogPosition } from '../archiver/log-store.js';
 import { contractClassLog, privateLog, publicLog } from '../core/block-codecs.js';
 import { bigintDec, blockHash, frHex, l2Address, txHash, uint } from '../core/codecs.js';
-import type { NodeApi } from '../node/node-api.js';
-import { LOG_FILTER_PAGE, LOGS_PER_TAG_PAGE } from '../queries/logs.js';
+import { LOG_FILTER_PAGE, LOGS_PER_TAG_PAGE, type LogQueries } from '../queries/logs.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { blockParameter } from './params.js';
 
@@ -157,8 +156,20 @@ const filteredLogs = <T extends z.ZodType>(log: T, name: string) =>
       `${name}: at most ${LOG_FILTER_PAGE} logs; maxLogsHit when more match (continue with afterLog)`,
     );
 
-export function logMethods(node: NodeApi): RpcMethod[] {
-  const q = node.queries.logs;
+/** What the log methods call: the log queries by tag, by block range and by filter. */
+export interface LogApiPorts {
+  logs: Pick<
+    LogQueries,
+    | 'privateLogsByTags'
+    | 'publicLogsByTags'
+    | 'logsByTags'
+    | 'privateLogs'
+    | 'publicLogs'
+    | 'contractClassLogs'
+  >;
+}
+
+export function logMethods({ logs: q }: LogApiPorts): RpcMethod[] {
   return [
     defineMethod({
       namespace: 'svc',

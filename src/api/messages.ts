@@ -2,7 +2,8 @@
 // L2-to-L1 messages with their witnesses against the outbox.
 import { z } from 'zod';
 import { bigintDec, frHex, txHash, uint } from '../core/codecs.js';
-import type { NodeApi } from '../node/node-api.js';
+import type { ChainQueries } from '../queries/chain.js';
+import type { MessageQueries } from '../queries/messages.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { referenceBlock } from './params.js';
 import { blockNumberOrLatest, siblingPath } from './state.js';
@@ -42,8 +43,25 @@ const l2ToL1Witness = z
     'L2ToL1MembershipWitness: the outbox root (over the first numCheckpointsInEpoch checkpoints of the epoch), the leaf index and the sibling path (tx, block, checkpoint and epoch trees)',
   );
 
-export function messageMethods(node: NodeApi): RpcMethod[] {
-  const q = node.queries.messages;
+/**
+ * What the message methods call: the message queries, and the chain's block numbers (the
+ * earlier set names a block by number or latest).
+ */
+export interface MessageApiPorts {
+  messages: Pick<
+    MessageQueries,
+    | 'l1ToL2MessageMembershipWitness'
+    | 'l1ToL2MessageCheckpoint'
+    | 'l1ToL2MessageBlock'
+    | 'isL1ToL2MessageSynced'
+    | 'l2ToL1MembershipWitness'
+    | 'l2ToL1Messages'
+    | 'l2ToL1MessagesOfBlock'
+  >;
+  chain: Pick<ChainQueries, 'blockNumberOf'>;
+}
+
+export function messageMethods({ messages: q, chain }: MessageApiPorts): RpcMethod[] {
   const witness = (w: { leafIndex: bigint; siblingPath: bigint[] } | undefined) =>
     w === undefined ? null : ([w.leafIndex, w.siblingPath] as [bigint, bigint[]]);
   return [
@@ -130,7 +148,7 @@ export function messageMethods(node: NodeApi): RpcMethod[] {
       resultName: 'messages',
       result: z.array(z.array(frHex)).nullable(),
       handler: (ref) => {
-        const n = node.queries.chain.blockNumberOf(ref);
+        const n = chain.blockNumberOf(ref);
         return n === undefined ? null : (q.l2ToL1MessagesOfBlock(n) ?? null);
       },
     }),

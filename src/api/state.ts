@@ -2,9 +2,8 @@
 // and public storage, at a reference block (svc_) or a block number / latest (node_).
 import { z } from 'zod';
 import { bigintDec, blockHash, frHex, l2Address, uint } from '../core/codecs.js';
-import type { NodeApi } from '../node/node-api.js';
 import type { BlockRef } from '../queries/chain.js';
-import type { IndexedWitnessResult } from '../queries/state.js';
+import type { IndexedWitnessResult, StateQueries } from '../queries/state.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { TreeId } from '../world-state/types.js';
 import { referenceBlock } from './params.js';
@@ -95,8 +94,23 @@ export const blockNumberOrLatest = z
 
 type Namespace = 'svc' | 'node';
 
-export function stateMethods(node: NodeApi): RpcMethod[] {
-  const q = node.queries.state;
+/** What the state methods call: the state queries' witnesses, leaf indexes and storage reads. */
+export interface StateApiPorts {
+  state: Pick<
+    StateQueries,
+    | 'findLeavesIndexes'
+    | 'nullifierMembershipWitness'
+    | 'lowNullifierMembershipWitness'
+    | 'publicDataWitness'
+    | 'noteHashMembershipWitness'
+    | 'publicStorageAt'
+    | 'blockHashMembershipWitness'
+    | 'archiveMembershipWitness'
+    | 'siblingPath'
+  >;
+}
+
+export function stateMethods({ state: q }: StateApiPorts): RpcMethod[] {
   const refParam = (ns: Namespace) =>
     ns === 'svc'
       ? { name: 'referenceBlock', schema: referenceBlock }

@@ -4,7 +4,7 @@ import { txHash } from '../core/codecs.js';
 import type { Fr } from '../core/field.js';
 import { type Tx, withoutProof } from '../core/tx.js';
 import { toTx, type WireTx } from '../core/tx-codecs.js';
-import type { NodeApi } from '../node/node-api.js';
+import type { TxService } from '../mempool/tx-service.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { voidResult } from './schemas.js';
 import {
@@ -30,8 +30,25 @@ const pendingLimit = z
   .min(1, 'limit is at least 1')
   .max(MAX_RPC_TXS, `at most ${MAX_RPC_TXS} pending txs per call`);
 
-export function txMethods(node: NodeApi): RpcMethod[] {
-  const txs = node.txs;
+/** What the tx methods call: the tx service's admission, pool, receipt and fee members. */
+export interface TxApiPorts {
+  txs: Pick<
+    TxService,
+    | 'sendTx'
+    | 'isValidTx'
+    | 'pendingCount'
+    | 'getTxEffect'
+    | 'getTxReceipt'
+    | 'getPendingTx'
+    | 'getPendingTxs'
+    | 'simulatePublicCalls'
+    | 'currentMinFees'
+    | 'predictedMinFees'
+    | 'maxPriorityFees'
+  >;
+}
+
+export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
   /** A tx as returned: with its hash, its proof only when asked. */
   const out = (t: Tx, hash: Fr, includeProof = false): WireTx =>
     ({ txHash: hash, ...(includeProof ? t : withoutProof(t)) }) as WireTx;

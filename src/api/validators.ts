@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { checkpointHeader } from '../core/block-codecs.js';
 import { bigintDec, ethAddress, frHex, slotNumber, txHash, uint } from '../core/codecs.js';
-import type { NodeApi } from '../node/node-api.js';
+import type { ValidatorQueries } from '../queries/validators.js';
 import { defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { ATTESTATION_STATUSES, PROPOSAL_STATUSES } from '../validators/stats.js';
 
@@ -126,8 +126,21 @@ export const slashRound = z
   ])
   .describe('A slashing round number (decimal string or integer), `all` or `current`');
 
-export function validatorMethods(node: NodeApi): RpcMethod[] {
-  const v = node.queries.validators;
+/** What the validator methods call: stats, peers, the attestation pool and slashing. */
+export interface ValidatorApiPorts {
+  validators: Pick<
+    ValidatorQueries,
+    | 'getValidatorsStats'
+    | 'getValidatorStats'
+    | 'getPeers'
+    | 'getCheckpointAttestationsForSlot'
+    | 'getProposalsForSlot'
+    | 'getSlashOffenses'
+    | 'getSlashPayloads'
+  >;
+}
+
+export function validatorMethods({ validators: v }: ValidatorApiPorts): RpcMethod[] {
   return [
     ...defineMethods(['svc', 'node'], {
       name: 'getValidatorsStats',

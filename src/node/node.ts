@@ -1,7 +1,7 @@
 // The composition root: builds the node's components from the configuration, phase by phase
 // (start-phases.ts), and owns their lifecycle: what it opened is closed in one order (teardown.ts).
-// What the API may use of the node is NodeApi (node-api.ts); the dev cheat codes are in dev.ts,
-// node info and health in status.ts.
+// The API (src/api) sees the node's parts below only through its topics' ports (buildRegistry);
+// the dev cheat codes are in dev.ts, node info and health in status.ts.
 
 import type { Logger } from 'pino';
 import type { Config } from '../config/settings.js';
@@ -13,7 +13,7 @@ import { logHashingBackend } from './bootstrap.js';
 import { type DataDir, openDataDir } from './data-dir.js';
 import type { DevOperations } from './dev.js';
 import type { NodeMetrics } from './metrics.js';
-import type { NodeApi, NodeQueries } from './node-api.js';
+import type { NodeQueries } from './node-api.js';
 import type { SnapshotUploader } from './snapshots.js';
 import {
   buildApiParts,
@@ -59,7 +59,7 @@ interface NodeParts {
   metrics: NodeMetrics;
 }
 
-export class CairnNode implements NodeApi {
+export class CairnNode {
   readonly queries: NodeQueries;
   readonly txs: TxService;
   readonly info: NodeStatus;

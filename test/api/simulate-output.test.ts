@@ -10,7 +10,6 @@ import { txMethods } from '../../src/api/txs.js';
 import { toHex32 } from '../../src/core/field.js';
 import { fromTx } from '../../src/core/tx-codecs.js';
 import { devAccounts } from '../../src/execution/dev-accounts.js';
-import type { NodeApi } from '../../src/node/node-api.js';
 import { encodeResult, type RpcMethod } from '../../src/rpc/registry.js';
 import { simplePrivateTx } from '../helpers/txs.js';
 import { fixedFees, openTxService, TEST_CONSTANTS, type TxServiceFixture } from '../mempool/fixture.js';
@@ -30,8 +29,7 @@ describe('the simulation output on the wire', () => {
       fees: fixedFees({ feePerDaGas: 0n, feePerL2Gas: 100n }),
       constants,
     });
-    const node = { txs: fixture.service } as unknown as NodeApi;
-    methods = new Map(txMethods(node).map((m) => [m.fullName, m]));
+    methods = new Map(txMethods({ txs: fixture.service }).map((m) => [m.fullName, m]));
   });
   after(async () => {
     await fixture.worldState.close();

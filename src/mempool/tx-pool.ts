@@ -1,19 +1,17 @@
 // The mempool's pool (docs/transactions.md): pending txs, ordered for block building, and txs mined in a
 // block that may still be pruned. It does not validate txs (the caller does before adding); it
-// enforces the caps on count and bytes, resolves nullifier conflicts between pending txs by
-// priority fee, and persists every change in one LMDB write so a crash never leaves half of one.
-import { z } from 'zod';
-import { type Fr, toHex32 } from '../core/field.js';
+// enforces the caps on count and bytes (pool-caps.ts), resolves nullifier conflicts between pending
+// txs by priority fee, keeps the pending txs indexed (pending-index.ts, in pool-order.ts's order),
+// and persists every change in one LMDB write (pool-store.ts) so a crash never leaves half of one.
+import type { Fr } from '../core/field.js';
 import { allNullifiers, type GasFees, type Tx, txPriorityFee } from '../core/tx.js';
-import { encodeWireTx, toTx, tx as txCodec } from '../core/tx-codecs.js';
-import type { Database, StoreEnvironment } from '../store/environment.js';
+import type { StoreEnvironment } from '../store/environment.js';
+import { PendingIndex } from './pending-index.js';
+import { checkCap, evictionsToFit, type PoolCaps } from './pool-caps.js';
+import { compareRanked } from './pool-order.js';
+import { PoolStore } from './pool-store.js';
 
-export interface TxPoolOptions {
-  /** The most pending txs the pool holds. */
-  maxTxCount: number;
-  /** The most bytes (sum of the sizes given to `add`) the pending txs may take. */
-  maxBytes: number;
-}
+export type TxPoolOptions = PoolCaps;
 
 /** A tx in the pool. Entries are immutable: a change of state makes a new entry. */
 export interface PoolEntry {
@@ -43,70 +41,38 @@ export type AddResult =
 
 export type TxStatus = 'pending' | 'mined';
 
-/** What the store holds per tx (key: `toHex32(hash)`). */
-interface StoredEntry {
-  /** The tx's wire JSON (msgpack cannot hold bigints above 64 bits). */
-  tx: string;
-  size: number;
-  arrival: number;
-  /** null while pending. */
-  blockNumber: number | null;
-}
-
-const TXS_DB = 'txs';
-const META_DB = 'tx-pool-meta';
-const NEXT_ARRIVAL_KEY = 'nextArrival';
-
-/** Pending order: priority fee descending, then arrival ascending, then hash ascending. */
-function compareEntries(a: PoolEntry, b: PoolEntry): number {
-  if (a.priorityFee !== b.priorityFee) return a.priorityFee > b.priorityFee ? -1 : 1;
-  if (a.arrival !== b.arrival) return a.arrival - b.arrival;
-  return a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0;
-}
-
-/** The first index in `sorted` whose entry does not come before `entry`. */
-function lowerBound(sorted: readonly PoolEntry[], entry: PoolEntry): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareEntries(sorted[mid]!, entry) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function checkCap(name: string, value: number): void {
-  if (Number.isNaN(value) || value < 0) throw new RangeError(`${name} must be a non-negative number`);
+function poolEntry(
+  hash: Fr,
+  tx: Tx,
+  size: number,
+  arrival: number,
+  blockNumber: number | undefined,
+): PoolEntry {
+  return {
+    hash,
+    tx,
+    size,
+    priorityFee: txPriorityFee(tx.data),
+    nullifiers: allNullifiers(tx.data),
+    arrival,
+    blockNumber,
+  };
 }
 
 export class TxPool {
-  readonly #env: StoreEnvironment;
-  readonly #txs: Database<StoredEntry, string>;
-  readonly #meta: Database<number, string>;
-  #maxTxCount: number;
-  readonly #maxBytes: number;
+  readonly #store: PoolStore;
+  readonly #caps: PoolCaps;
 
   /** Every entry, pending or mined, by hash. */
   readonly #entries = new Map<Fr, PoolEntry>();
-  /** Pending entries in pool order (kept sorted on every change). */
-  readonly #pending: PoolEntry[] = [];
-  /**
-   * Nullifier → the hash of the pending tx that emits it, or a set of hashes while several do (a
-   * set of one per nullifier took ~190 bytes of heap: ~370 a pending tx).
-   */
-  readonly #byNullifier = new Map<Fr, Fr | Set<Fr>>();
-  #pendingBytes = 0;
+  readonly #pending = new PendingIndex<PoolEntry>();
   #nextArrival = 0;
 
   private constructor(env: StoreEnvironment, options: TxPoolOptions) {
     checkCap('maxTxCount', options.maxTxCount);
     checkCap('maxBytes', options.maxBytes);
-    this.#env = env;
-    this.#txs = env.database<StoredEntry>(TXS_DB);
-    this.#meta = env.database<number>(META_DB);
-    this.#maxTxCount = options.maxTxCount;
-    this.#maxBytes = options.maxBytes;
+    this.#store = new PoolStore(env);
+    this.#caps = { maxTxCount: options.maxTxCount, maxBytes: options.maxBytes };
   }
 
   /**
@@ -125,7 +91,7 @@ export class TxPool {
    */
   batch<T>(fn: () => T): T {
     try {
-      return this.#env.write(fn);
+      return this.#store.write(fn);
     } catch (err) {
       this.#reload();
       throw err;
@@ -135,53 +101,28 @@ export class TxPool {
   /** Forgets the pool in memory and reads it again from the store (after a failed commit). */
   #reload(): void {
     this.#entries.clear();
-    this.#pending.length = 0;
-    this.#byNullifier.clear();
-    this.#pendingBytes = 0;
+    this.#pending.clear();
     this.#load();
   }
 
   #load(): void {
-    let next = this.#meta.get(NEXT_ARRIVAL_KEY) ?? 0;
-    for (const { key, value } of this.#txs.getRange({})) {
-      const hash = BigInt(key);
-      const { tx } = toTx(z.decode(txCodec, JSON.parse(value.tx)));
-      const entry = TxPool.#entry(hash, tx, value.size, value.arrival, value.blockNumber ?? undefined);
-      this.#entries.set(hash, entry);
-      if (entry.blockNumber === undefined) this.#indexPending(entry);
+    let next = this.#store.readNextArrival();
+    for (const s of this.#store.readAll()) {
+      const entry = poolEntry(s.hash, s.tx, s.size, s.arrival, s.blockNumber);
+      this.#entries.set(s.hash, entry);
+      if (entry.blockNumber === undefined) this.#pending.insert(entry);
       next = Math.max(next, entry.arrival + 1);
     }
     this.#nextArrival = next;
   }
 
-  static #entry(hash: Fr, tx: Tx, size: number, arrival: number, blockNumber: number | undefined): PoolEntry {
-    return {
-      hash,
-      tx,
-      size,
-      priorityFee: txPriorityFee(tx.data),
-      nullifiers: allNullifiers(tx.data),
-      arrival,
-      blockNumber,
-    };
-  }
-
-  static #stored(entry: PoolEntry): StoredEntry {
-    return {
-      tx: JSON.stringify(encodeWireTx(entry.tx, entry.hash)),
-      size: entry.size,
-      arrival: entry.arrival,
-      blockNumber: entry.blockNumber ?? null,
-    };
-  }
-
   get pendingCount(): number {
-    return this.#pending.length;
+    return this.#pending.count;
   }
 
   /** The sum of the sizes of the pending txs. */
   get pendingBytes(): number {
-    return this.#pendingBytes;
+    return this.#pending.bytes;
   }
 
   status(hash: Fr): TxStatus | undefined {
@@ -201,7 +142,7 @@ export class TxPool {
 
   /** The pending txs in pool order: highest priority fee first, then earliest arrival. */
   pendingInOrder(): PoolEntry[] {
-    return this.#pending.slice();
+    return this.#pending.ordered.slice();
   }
 
   /**
@@ -213,14 +154,14 @@ export class TxPool {
     if (after !== undefined) {
       const entry = this.#entries.get(after);
       if (!entry || entry.blockNumber !== undefined) return [];
-      start = lowerBound(this.#pending, entry) + 1;
+      start = this.#pending.indexAfter(entry);
     }
-    return this.#pending.slice(start, start + Math.max(0, limit));
+    return this.#pending.ordered.slice(start, start + Math.max(0, limit));
   }
 
   /** The pending txs in arrival order. */
   pendingEntries(): PoolEntry[] {
-    return this.#pending.slice().sort((a, b) => a.arrival - b.arrival);
+    return this.#pending.ordered.slice().sort((a, b) => a.arrival - b.arrival);
   }
 
   /** The mined txs, by block number then arrival. */
@@ -231,21 +172,15 @@ export class TxPool {
 
   /** The hashes of the pending txs that emit any of `nullifiers`, in pool order. */
   conflictsOf(nullifiers: readonly Fr[]): Fr[] {
-    const found = new Set<Fr>();
-    for (const nullifier of nullifiers) {
-      const hashes = this.#byNullifier.get(nullifier);
-      if (typeof hashes === 'bigint') found.add(hashes);
-      else if (hashes !== undefined) for (const hash of hashes) found.add(hash);
-    }
-    return [...found]
+    return [...this.#pending.spending(nullifiers)]
       .map((hash) => this.#entries.get(hash)!)
-      .sort(compareEntries)
+      .sort(compareRanked)
       .map((e) => e.hash);
   }
 
   /** The max priority fees per gas of the first pending tx; zero when none is pending. */
   maxPriorityFees(): GasFees {
-    const first = this.#pending[0];
+    const first = this.#pending.ordered[0];
     if (!first) return { feePerDaGas: 0n, feePerL2Gas: 0n };
     const fees = first.tx.data.constants.gasSettings.maxPriorityFeesPerGas;
     return { feePerDaGas: fees.feePerDaGas, feePerL2Gas: fees.feePerL2Gas };
@@ -261,41 +196,20 @@ export class TxPool {
     if (!Number.isSafeInteger(size) || size < 0) throw new RangeError('size must be a non-negative integer');
     if (this.#entries.has(hash)) return { kind: 'known' };
 
-    const entry = TxPool.#entry(hash, tx, size, this.#nextArrival, undefined);
+    const entry = poolEntry(hash, tx, size, this.#nextArrival, undefined);
     const replaced = this.conflictsOf(entry.nullifiers);
-    if (replaced.some((h) => this.#entries.get(h)!.priorityFee >= entry.priorityFee)) {
+    const replacedEntries = replaced.map((h) => this.#entries.get(h)!);
+    if (replacedEntries.some((e) => e.priorityFee >= entry.priorityFee)) {
       return { kind: 'conflict', with: replaced };
     }
+    const evicted = evictionsToFit(entry, this.#pending, replacedEntries, this.#caps);
+    if (evicted === 'full') return { kind: 'full' };
 
-    // Walk up from the lowest pending tx (skipping the replaced ones) until within the caps.
-    const replacedSet = new Set(replaced);
-    let count = this.#pending.length - replaced.length + 1;
-    let bytes = this.#pendingBytes + size;
-    for (const h of replaced) bytes -= this.#entries.get(h)!.size;
-    const evicted: Fr[] = [];
-    let i = this.#pending.length - 1;
-    while (count > this.#maxTxCount || bytes > this.#maxBytes) {
-      while (i >= 0 && replacedSet.has(this.#pending[i]!.hash)) i--;
-      const lowest = this.#pending[i];
-      if (!lowest || compareEntries(entry, lowest) > 0) return { kind: 'full' };
-      evicted.push(lowest.hash);
-      count--;
-      bytes -= lowest.size;
-      i--;
-    }
-
-    const stored = TxPool.#stored(entry);
-    const arrival = this.#nextArrival;
-    this.#env.write(() => {
-      for (const h of [...replaced, ...evicted]) this.#txs.removeSync(toHex32(h));
-      this.#txs.putSync(toHex32(hash), stored);
-      this.#meta.putSync(NEXT_ARRIVAL_KEY, arrival + 1);
-    });
-
-    this.#nextArrival = arrival + 1;
+    this.#store.add(entry, [...replaced, ...evicted]);
+    this.#nextArrival = entry.arrival + 1;
     for (const h of [...replaced, ...evicted]) this.#delete(h);
     this.#entries.set(hash, entry);
-    this.#indexPending(entry);
+    this.#pending.insert(entry);
     return { kind: 'added', replaced, evicted };
   }
 
@@ -305,8 +219,8 @@ export class TxPool {
    */
   setMaxTxCount(maxTxCount: number): Fr[] {
     checkCap('maxTxCount', maxTxCount);
-    this.#maxTxCount = maxTxCount;
-    const evicted = this.#pending.slice(maxTxCount).map((e) => e.hash);
+    this.#caps.maxTxCount = maxTxCount;
+    const evicted = this.#pending.ordered.slice(maxTxCount).map((e) => e.hash);
     this.remove(evicted);
     return evicted;
   }
@@ -335,9 +249,7 @@ export class TxPool {
   remove(hashes: readonly Fr[]): void {
     const gone = this.#uniqueEntries(hashes);
     if (gone.length === 0) return;
-    this.#env.write(() => {
-      for (const e of gone) this.#txs.removeSync(toHex32(e.hash));
-    });
+    this.#store.remove(gone.map((e) => e.hash));
     for (const e of gone) this.#delete(e.hash);
   }
 
@@ -348,18 +260,12 @@ export class TxPool {
 
   /** Replaces everything in the pool with `entries`, in one write (a dev revert). */
   replaceAll(entries: readonly PoolEntry[]): void {
-    const stored = entries.map((e) => [toHex32(e.hash), TxPool.#stored(e)] as const);
-    this.#env.write(() => {
-      this.#txs.clearSync();
-      for (const [key, value] of stored) this.#txs.putSync(key, value);
-    });
+    this.#store.replaceAll(entries);
     this.#entries.clear();
-    this.#pending.length = 0;
-    this.#byNullifier.clear();
-    this.#pendingBytes = 0;
+    this.#pending.clear();
     for (const e of entries) {
       this.#entries.set(e.hash, e);
-      if (e.blockNumber === undefined) this.#indexPending(e);
+      if (e.blockNumber === undefined) this.#pending.insert(e);
     }
   }
 
@@ -370,25 +276,11 @@ export class TxPool {
   /** Stores then applies entries whose state changed. */
   #commit(updated: PoolEntry[]): void {
     if (updated.length === 0) return;
-    const stored = updated.map((e) => [toHex32(e.hash), TxPool.#stored(e)] as const);
-    this.#env.write(() => {
-      for (const [key, value] of stored) this.#txs.putSync(key, value);
-    });
+    this.#store.put(updated);
     for (const e of updated) {
       this.#delete(e.hash);
       this.#entries.set(e.hash, e);
-      if (e.blockNumber === undefined) this.#indexPending(e);
-    }
-  }
-
-  #indexPending(entry: PoolEntry): void {
-    this.#pending.splice(lowerBound(this.#pending, entry), 0, entry);
-    this.#pendingBytes += entry.size;
-    for (const nullifier of entry.nullifiers) {
-      const hashes = this.#byNullifier.get(nullifier);
-      if (hashes === undefined) this.#byNullifier.set(nullifier, entry.hash);
-      else if (typeof hashes !== 'bigint') hashes.add(entry.hash);
-      else if (hashes !== entry.hash) this.#byNullifier.set(nullifier, new Set([hashes, entry.hash]));
+      if (e.blockNumber === undefined) this.#pending.insert(e);
     }
   }
 
@@ -397,18 +289,6 @@ export class TxPool {
     const entry = this.#entries.get(hash);
     if (!entry) return;
     this.#entries.delete(hash);
-    if (entry.blockNumber !== undefined) return;
-    const at = lowerBound(this.#pending, entry);
-    if (this.#pending[at]?.hash === hash) this.#pending.splice(at, 1);
-    this.#pendingBytes -= entry.size;
-    for (const nullifier of entry.nullifiers) {
-      const hashes = this.#byNullifier.get(nullifier);
-      if (hashes === hash) this.#byNullifier.delete(nullifier);
-      else if (typeof hashes === 'object') {
-        hashes.delete(hash);
-        if (hashes.size === 1) this.#byNullifier.set(nullifier, hashes.values().next().value!);
-        else if (hashes.size === 0) this.#byNullifier.delete(nullifier);
-      }
-    }
+    if (entry.blockNumber === undefined) this.#pending.delete(entry);
   }
 }

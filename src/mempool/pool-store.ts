@@ -1,0 +1,111 @@
+// How the pool persists: one record per tx, pending or mined, under its hash, and the next arrival
+// number, so that a restart reloads the same txs in the same order. Each change is one LMDB write,
+// so a crash never leaves half of one.
+import { z } from 'zod';
+import { type Fr, toHex32 } from '../core/field.js';
+import type { Tx } from '../core/tx.js';
+import { encodeWireTx, toTx, tx as txCodec } from '../core/tx-codecs.js';
+import type { Database, StoreEnvironment } from '../store/environment.js';
+
+/** A tx as the pool stores it. */
+export interface StoredTx {
+  readonly hash: Fr;
+  readonly tx: Tx;
+  readonly size: number;
+  readonly arrival: number;
+  /** The block the tx was mined in; undefined while it is pending. */
+  readonly blockNumber: number | undefined;
+}
+
+/** What the store holds per tx (key: `toHex32(hash)`). */
+interface StoredRecord {
+  /** The tx's wire JSON (msgpack cannot hold bigints above 64 bits). */
+  tx: string;
+  size: number;
+  arrival: number;
+  /** null while pending. */
+  blockNumber: number | null;
+}
+
+const TXS_DB = 'txs';
+const META_DB = 'tx-pool-meta';
+const NEXT_ARRIVAL_KEY = 'nextArrival';
+
+function record(entry: StoredTx): StoredRecord {
+  return {
+    tx: JSON.stringify(encodeWireTx(entry.tx, entry.hash)),
+    size: entry.size,
+    arrival: entry.arrival,
+    blockNumber: entry.blockNumber ?? null,
+  };
+}
+
+export class PoolStore {
+  readonly #env: StoreEnvironment;
+  readonly #txs: Database<StoredRecord, string>;
+  readonly #meta: Database<number, string>;
+
+  constructor(env: StoreEnvironment) {
+    this.#env = env;
+    this.#txs = env.database<StoredRecord>(TXS_DB);
+    this.#meta = env.database<number>(META_DB);
+  }
+
+  /** Runs `fn` in one write transaction; the writes below made in it join it. */
+  write<T>(fn: () => T): T {
+    return this.#env.write(fn);
+  }
+
+  /** Every stored tx, in key order. */
+  *readAll(): Iterable<StoredTx> {
+    for (const { key, value } of this.#txs.getRange({})) {
+      const hash = BigInt(key);
+      const { tx } = toTx(z.decode(txCodec, JSON.parse(value.tx)));
+      yield {
+        hash,
+        tx,
+        size: value.size,
+        arrival: value.arrival,
+        blockNumber: value.blockNumber ?? undefined,
+      };
+    }
+  }
+
+  /** The arrival number stored for the next tx (0 if none was ever added). */
+  readNextArrival(): number {
+    return this.#meta.get(NEXT_ARRIVAL_KEY) ?? 0;
+  }
+
+  /** Stores a new tx, deletes `removed` and moves the next arrival number past it, in one write. */
+  add(entry: StoredTx, removed: readonly Fr[]): void {
+    const stored = record(entry);
+    this.#env.write(() => {
+      for (const h of removed) this.#txs.removeSync(toHex32(h));
+      this.#txs.putSync(toHex32(entry.hash), stored);
+      this.#meta.putSync(NEXT_ARRIVAL_KEY, entry.arrival + 1);
+    });
+  }
+
+  /** Stores txs whose state changed, in one write. */
+  put(entries: readonly StoredTx[]): void {
+    const stored = entries.map((e) => [toHex32(e.hash), record(e)] as const);
+    this.#env.write(() => {
+      for (const [key, value] of stored) this.#txs.putSync(key, value);
+    });
+  }
+
+  remove(hashes: readonly Fr[]): void {
+    this.#env.write(() => {
+      for (const h of hashes) this.#txs.removeSync(toHex32(h));
+    });
+  }
+
+  /** Replaces every stored tx with `entries`, in one write. */
+  replaceAll(entries: readonly StoredTx[]): void {
+    const stored = entries.map((e) => [toHex32(e.hash), record(e)] as const);
+    this.#env.write(() => {
+      this.#txs.clearSync();
+      for (const [key, value] of stored) this.#txs.putSync(key, value);
+    });
+  }
+}

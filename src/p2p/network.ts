@@ -298,6 +298,11 @@ export class P2PNetwork {
     this.pubsub.subscribe(topic);
   }
 
+  /** Holds the validation of bulk gossip (txs) until the returned release is called (ValidationQueue.hold). */
+  holdBulk(): () => void {
+    return this.queue.hold();
+  }
+
   /** Queue counters: consensus messages run, txs validated, txs dropped (rate-limited, queue full). */
   get validationCounts() {
     return { ...this.queue.counts, waiting: this.queue.size };

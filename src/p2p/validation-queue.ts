@@ -4,6 +4,8 @@
 // the event loop getting a turn every few milliseconds so pings, requests and the chain keep moving. What does
 // not fit is dropped at once: the sender keeps its tx, and a flood costs the receiver a counter,
 // not a backlog that stalls it (as 5,000 queued txs once did, until its connections were aborted).
+// While the node builds or checks a proposal, bulk jobs are held (`hold`): under a flood, running
+// them beside that work made it miss its slot's deadline.
 
 export type Priority = 'consensus' | 'bulk';
 
@@ -62,6 +64,10 @@ export class ValidationQueue {
   private running = 0;
   private readonly buckets = new Map<string, Bucket>();
   private lastSweep: number;
+  /** Holds taken and not released: while any is, no bulk job starts. */
+  private holds = 0;
+  /** Workers parked by a hold, woken when the last one is released. */
+  private parked: (() => void)[] = [];
   readonly counts: QueueCounts = { consensus: 0, bulkRun: 0, rateLimited: 0, full: 0, highWater: 0 };
 
   constructor(
@@ -107,11 +113,38 @@ export class ValidationQueue {
     return 'queued';
   }
 
+  /**
+   * Holds bulk jobs until the returned release is called: they keep arriving (up to `maxPending`,
+   * shed beyond) but none starts, so that consensus work — a proposal being built or checked, with
+   * a deadline in its slot — has the event loop. Holds nest; releasing twice is harmless.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds > 0) return;
+      const parked = this.parked;
+      this.parked = [];
+      for (const wake of parked) wake();
+    };
+  }
+
+  /** Whether bulk jobs are held. */
+  get held(): boolean {
+    return this.holds > 0;
+  }
+
   /** One of `concurrency` workers: runs waiting jobs until none is left. */
   private async work(): Promise<void> {
     try {
       let sliceStart = performance.now();
       for (;;) {
+        while (this.holds > 0) {
+          await new Promise<void>((resolve) => this.parked.push(resolve));
+          sliceStart = performance.now();
+        }
         const job = this.next();
         if (job === undefined) return;
         this.counts.bulkRun++;

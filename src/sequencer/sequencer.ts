@@ -65,6 +65,11 @@ export interface BlockFeeSource {
 export interface Consensus {
   announceBlock(block: L2Block, slot: number, proposer: Validator): Promise<void>;
   gatherAttestations(c: CheckpointToAttest): Promise<Hex[] | undefined>;
+  /**
+   * Holds bulk work (the validation of gossiped txs) until the returned release is called: a
+   * proposal has a deadline in its slot, a flood of txs does not.
+   */
+  holdBulkWork(): () => void;
 }
 
 /** Casts a slot proposer's vote on slash payloads (the slash voter). */
@@ -247,7 +252,13 @@ export class Sequencer {
     const proposer = await this.o.committee.proposer(slot);
     const me = this.validators.find((v) => v.attester.address.toLowerCase() === proposer);
     if (!me) return { kind: 'not-proposer', slot };
-    const outcome = await this.propose(slot, me, pending, now, next);
+    const release = this.o.consensus.holdBulkWork();
+    let outcome: SequencerOutcome;
+    try {
+      outcome = await this.propose(slot, me, pending, now, next);
+    } finally {
+      release();
+    }
     // The proposal goes first: it is the one that must make the slot.
     await this.voteOnSlashing(slot, me);
     return outcome;
@@ -307,6 +318,7 @@ export class Sequencer {
     next: bigint,
   ): Promise<SequencerOutcome> {
     const { rollup, chain, proposedBlocks, worldState, constants, logger } = this.o;
+    const began = this.wall();
     const deadlines = this.slotDeadlines(slot, now, next);
     // Checkpoints past their proof window go first: a proposal would prune them itself, and the
     // node must unwind them (through the archiver, when the prune lands) before building on L1.
@@ -453,6 +465,11 @@ export class Sequencer {
     const timing = `${txCount} txs built in ${buildMs} ms, finished in ${finishMs} ms: ${stepList}`;
     if (attestations === undefined) {
       this.sentForSlot = slot;
+      const window =
+        deadlines === undefined
+          ? ''
+          : `; begun ${deadlines.sendBy - began} ms before the send deadline, ${Math.max(0, attestationDeadline - attestStart)} ms left for attestations`;
+      logger.warn(`checkpoint ${n} (slot ${slot}) not sent: no quorum (${timing}${window})`);
       return { kind: 'no-quorum', slot };
     }
     // A proposal that can no longer be mined in its slot is not sent: L1 would refuse it, and

@@ -52,6 +52,8 @@ const ATTESTATION_POLL_MS = 25;
 
 export interface Gossip {
   publish(name: string, data: Uint8Array): Promise<number>;
+  /** Holds the validation of gossiped txs until the returned release is called. */
+  holdBulk(): () => void;
 }
 
 export interface ValidatorClientOptions {
@@ -93,6 +95,8 @@ export interface CheckpointToAttest {
 export class ValidatorClient {
   /** Checkpoint proposals (digest and body hash) already attested or found invalid. */
   private readonly handled = new Set<string>();
+  /** When checkpoint proposals from peers arrived (digest and body hash), until attested. */
+  private readonly arrivedAt = new Map<string, number>();
   /** The current slot, from the latest L1 block seen in a pass. */
   private currentSlot = 0;
 
@@ -163,10 +167,16 @@ export class ValidatorClient {
    * Returns one entry per committee member in committee order ('0x' for none), or undefined
    * when too few signed in time.
    */
+  /** Holds bulk gossip (txs) while consensus work with a deadline runs; nothing without P2P. */
+  holdBulkWork(): () => void {
+    return this.o.network?.holdBulk() ?? (() => {});
+  }
+
   async gatherAttestations(c: CheckpointToAttest): Promise<Hex[] | undefined> {
     const { pool, logger } = this.o;
     const digest = attestationDigest(this.o.domain, c);
     const proposerAddress = c.proposer.attester.address.toLowerCase();
+    const started = Date.now();
     const proposerSignature = await this.signOnce(c.proposer, c.slot, digest);
     if (proposerSignature === undefined) return undefined;
     const proposal: CheckpointProposal = {
@@ -199,7 +209,7 @@ export class ValidatorClient {
     const signed = c.committee.filter((m) => signatures.has(m)).length;
     if (signed < needed) {
       logger.warn(
-        `checkpoint ${c.checkpointNumber} (slot ${c.slot}): ${signed} of ${c.committee.length} committee members attested, ${needed} needed: not publishing`,
+        `checkpoint ${c.checkpointNumber} (slot ${c.slot}): ${signed} of ${c.committee.length} committee members attested within ${Date.now() - started} ms, ${needed} needed: not publishing`,
       );
       return undefined;
     }
@@ -297,6 +307,7 @@ export class ValidatorClient {
         bodyHash: keccak256(p.body),
       });
       if (added !== 'added') return 'ignore';
+      this.arrivedAt.set(digest + keccak256(p.body), Date.now());
       this.o.logger.debug(`checkpoint ${p.checkpointNumber} of slot ${p.slot} proposed by ${signer}`);
       this.o.requestPass();
       return 'accept';
@@ -345,11 +356,16 @@ export class ValidatorClient {
           continue;
         }
         let verdict: Awaited<ReturnType<ValidatorClient['check']>>;
+        const checkStart = Date.now();
+        // The proposer waits for our attestation until its deadline: txs from peers wait for us.
+        const release = this.holdBulkWork();
         try {
           verdict = await this.check(proposal);
         } catch (err) {
           // One bad proposal must not end the pass (the sequencer, prover and monitor follow).
           verdict = { invalid: `checking it failed: ${(err as Error).message}` };
+        } finally {
+          release();
         }
         if (verdict === 'wait') continue;
         this.handled.add(id);
@@ -360,12 +376,21 @@ export class ValidatorClient {
           continue;
         }
         for (const v of ours) await this.attestWith(v, proposal, proposal.digest, proposal.signature);
+        // How long the proposer waited for us, and how much of that was checking it: a late
+        // attestation costs the slot its quorum.
+        const arrived = this.arrivedAt.get(id);
+        this.arrivedAt.delete(id);
+        const timing =
+          arrived === undefined
+            ? ''
+            : ` ${Date.now() - arrived} ms after it arrived (checked in ${Date.now() - checkStart} ms)`;
         this.o.logger.info(
-          `attested checkpoint ${proposal.checkpointNumber} (slot ${slot}) with ${ours.length} validator(s)`,
+          `attested checkpoint ${proposal.checkpointNumber} (slot ${slot}) with ${ours.length} validator(s)${timing}`,
         );
       }
     }
     if (this.handled.size > 1024) this.handled.clear();
+    if (this.arrivedAt.size > 1024) this.arrivedAt.clear();
   }
 
   /**

@@ -262,7 +262,22 @@ describe('a three-node network on loopback', () => {
       180_000,
     );
     const noQuorumAfter = await Promise.all(nodes.map((n) => metric(n, 'no-quorum')));
-    assert.deepEqual(noQuorumAfter, noQuorumBefore, 'no proposal went without its quorum');
+    // On a failure, each node's log lines about the slots of the burst say where time went.
+    const slotLines = () =>
+      nodes
+        .map((n, i) =>
+          n
+            .output()
+            .split('\n')
+            .filter((l) =>
+              /attested|checkpoint \d+ \(slot|proposed by|proposal|attestation|chain pass/.test(l),
+            )
+            .slice(-25)
+            .map((l) => `${'ABC'[i]}: ${l}`)
+            .join('\n'),
+        )
+        .join('\n');
+    assert.deepEqual(noQuorumAfter, noQuorumBefore, `no proposal went without its quorum:\n${slotLines()}`);
     // Every checkpoint of the burst carries a quorum; every node's pool holds its proposal and the
     // attestations of all six validators the nodes run (none lost on the way).
     const ours = new Set([...a.addresses, ...b.addresses, ...c.addresses]);

@@ -37,6 +37,31 @@ describe('gossip validation queue', () => {
     assert.equal(q.counts.highWater, 2);
   });
 
+  test('while held, no bulk job starts (they wait, and are shed past maxPending); consensus runs; holds nest', async () => {
+    const ran: string[] = [];
+    const q = new ValidationQueue({ maxPending: 3, concurrency: 2, ratePerPeer: 1000, burstPerPeer: 1000 });
+    const outer = q.hold();
+    const inner = q.hold();
+    const bulk = Array.from({ length: 4 }, (_, i) => job('bulk', 'p', ran, `tx${i}`));
+    assert.deepEqual(
+      bulk.map((j) => q.offer(j)),
+      ['queued', 'queued', 'queued', 'full'],
+    );
+    assert.equal(q.offer(job('consensus', 'p', ran, 'c0')), 'run');
+    for (let i = 0; i < 5; i++) await tick();
+    assert.deepEqual(ran, ['c0']);
+    inner();
+    inner(); // a second release of the same hold changes nothing
+    for (let i = 0; i < 5; i++) await tick();
+    assert.deepEqual(ran, ['c0'], 'one hold is still taken');
+    assert.equal(q.held, true);
+    outer();
+    assert.equal(q.held, false);
+    for (const j of bulk) j.release();
+    while (ran.length < 4) await tick();
+    assert.deepEqual(ran, ['c0', 'tx0', 'tx1', 'tx2']);
+  });
+
   test('bulk jobs run `concurrency` at a time, in order, with the event loop served in between', async () => {
     const ran: string[] = [];
     const q = new ValidationQueue({ maxPending: 100, concurrency: 2 });

@@ -74,6 +74,9 @@ describe('sequencer limits: a full checkpoint, building time, the send deadline'
   let realtime = false;
   /** Runs when the committee has been asked for attestations (after building). */
   let afterAttestations: () => void = () => {};
+  /** Holds on bulk gossip taken and not released; what they were while attestations were gathered. */
+  let holds = 0;
+  const holdsWhileAttesting: number[] = [];
   let sequencer: Sequencer;
 
   before(async () => {
@@ -141,9 +144,18 @@ describe('sequencer limits: a full checkpoint, building time, the send deadline'
       consensus: {
         announceBlock: (block, slot, proposer) => client.announceBlock(block, slot, proposer),
         gatherAttestations: async (c) => {
+          holdsWhileAttesting.push(holds);
           const signatures = await client.gatherAttestations(c);
           afterAttestations();
           return signatures;
+        },
+        holdBulkWork: () => {
+          holds++;
+          let released = false;
+          return () => {
+            if (!released) holds--;
+            released = true;
+          };
         },
       },
       attestationTimeoutMs: 0,
@@ -180,6 +192,9 @@ describe('sequencer limits: a full checkpoint, building time, the send deadline'
       `${source.pulled} txs executed for a block of ${mined} (a pool of ${POOL})`,
     );
     assert.deepEqual(source.rejected, [], 'txs that did not fit stay pending');
+    // Bulk gossip was held while the proposal was built and attested, and released after.
+    assert.deepEqual(holdsWhileAttesting, [1]);
+    assert.equal(holds, 0);
     await anvil.mine({ blocks: 1 });
     await archiver.sync();
     assert.equal(store.latestCheckpointNumber, 1);
@@ -212,6 +227,7 @@ describe('sequencer limits: a full checkpoint, building time, the send deadline'
     const late = await work(3);
     afterAttestations = () => {};
     assert.equal(late.kind, 'too-late');
+    assert.equal(holds, 0, 'the hold is released however the proposal ends');
     await anvil.mine({ blocks: 1 });
     await archiver.sync();
     assert.equal(await rollup.pendingCheckpointNumber(), 2, 'nothing was proposed on L1');

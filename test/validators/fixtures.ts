@@ -82,12 +82,25 @@ export class GossipHub {
   private readonly nodes = new Map<string, { client: () => ValidatorClient; connected: boolean }>();
   readonly deliveries: Delivery[] = [];
   readonly published: { from: string; topic: string; data: Uint8Array }[] = [];
+  /** Per node, holds on its bulk gossip taken, and those not released yet. */
+  readonly holds = new Map<string, { taken: number; open: number }>();
   private inFlight = new Set<Promise<void>>();
 
   /** Registers a node (its client is bound late: it is built with this gossip). */
   join(name: string, client: () => ValidatorClient): Gossip {
     this.nodes.set(name, { client, connected: true });
+    const holds = { taken: 0, open: 0 };
+    this.holds.set(name, holds);
     return {
+      holdBulk: () => {
+        holds.taken++;
+        holds.open++;
+        let released = false;
+        return () => {
+          if (!released) holds.open--;
+          released = true;
+        };
+      },
       publish: async (topic, data) => {
         this.published.push({ from: name, topic, data });
         const node = this.nodes.get(name)!;

@@ -225,6 +225,7 @@ describe('validator client: two nodes on a test L1', () => {
           node.gathered.push({ c, result, ms: Date.now() - started });
           return result;
         },
+        holdBulkWork: () => node.client.holdBulkWork(),
       },
       attestationTimeoutMs: 5000,
       logger: silent,
@@ -372,6 +373,10 @@ describe('validator client: two nodes on a test L1', () => {
     // The other node checked and re-executed the blocks before signing: they are its proposed blocks.
     const blocks = decodeCheckpointBody(c.body).blocks;
     for (const b of blocks) assert.equal(O.store.getBlock(b.number)?.hash, b.hash);
+    // It held its bulk gossip (txs from peers) while it checked, and released it after.
+    const held = hub.holds.get(O.name)!;
+    assert.ok(held.taken >= 1, 'the attester held bulk gossip while checking');
+    assert.equal(held.open, 0);
     // Every message between the nodes was accepted.
     assert.ok(hub.deliveries.length >= 3, 'hub.deliveries.length >= 3');
     assert.deepEqual(
@@ -1127,6 +1132,7 @@ describe('validator client on its own: messages from peers, slashing protection,
           published.push(topic);
           return 0;
         },
+        holdBulk: () => () => {},
       },
       requestPass: () => {},
       logger: silent,

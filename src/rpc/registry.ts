@@ -258,10 +258,61 @@ export class MethodRegistry {
   }
 }
 
-/** Declares the same method in several namespaces (e.g. `svc` and its `node` twin). */
-export function defineMethods<const Ps extends readonly ParamSpec[], R extends z.ZodType>(
+type Handler<Ps extends readonly ParamSpec[], R extends z.ZodType> = MethodSpec<Ps, R>['handler'];
+
+/** Whether `A` may stand where `B` is expected and `B` where `A` is: the same values. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * How one namespace's twin differs from the method as declared: its own words, and its own params,
+ * result or handler. A twin whose params decode to the same values, and whose result encodes the
+ * same values, keeps the shared handler (e.g. node_'s block number where svc_ takes a reference
+ * block: both are a BlockRef); any other change to params or result brings its own handler.
+ */
+export type TwinOverride<
+  Ps extends readonly ParamSpec[],
+  R extends z.ZodType,
+  Po extends readonly ParamSpec[],
+  Ro extends z.ZodType,
+> = {
+  readonly summary?: string;
+  readonly description?: string;
+  readonly deprecated?: boolean;
+  readonly resultName?: string;
+  readonly params?: Po;
+  readonly result?: Ro;
+} & (Same<ParamValues<Po>, ParamValues<Ps>> extends true
+  ? Same<z.output<Ro>, z.output<R>> extends true
+    ? { readonly handler?: Handler<Po, Ro> }
+    : { readonly handler: Handler<Po, Ro> }
+  : { readonly handler: Handler<Po, Ro> });
+
+/**
+ * Declares the same method in several namespaces: the current set's (svc_) and its earlier twin
+ * (node_), or svcAdmin_ and nodeAdmin_. Every twin is declared this way, so where the twins
+ * differ is written beside what they share: `overrides` gives a namespace its own summary,
+ * params, result or handler (one params and result shape for all the overrides of a call).
+ */
+export function defineMethods<
+  const Ps extends readonly ParamSpec[],
+  R extends z.ZodType,
+  const Po extends readonly ParamSpec[] = Ps,
+  Ro extends z.ZodType = R,
+>(
   namespaces: readonly Namespace[],
   spec: Omit<MethodSpec<Ps, R>, 'namespace'>,
+  overrides: { readonly [N in Namespace]?: TwinOverride<Ps, R, Po, Ro> } = {},
 ): RpcMethod[] {
-  return namespaces.map((namespace) => defineMethod<Ps, R>({ ...spec, namespace }));
+  for (const namespace of Object.keys(overrides)) {
+    if (!namespaces.includes(namespace as Namespace)) {
+      throw new Error(`${spec.name}: an override for ${namespace}, where the method is not declared`);
+    }
+  }
+  return namespaces.map((namespace) => {
+    const override = overrides[namespace];
+    if (override === undefined) return defineMethod<Ps, R>({ ...spec, namespace });
+    const given = Object.fromEntries(Object.entries(override).filter(([, value]) => value !== undefined));
+    // The override's type has checked that the handler fits the params and result it ends up with.
+    return defineMethod({ ...spec, ...given, namespace } as MethodSpec<readonly ParamSpec[], z.ZodType>);
+  });
 }

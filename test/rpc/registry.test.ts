@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { bigintDec, ethAddress, frHex, slotNumber, uint } from '../../src/core/codecs.js';
-import { defineMethod, encodeResult, encodesAsParsed } from '../../src/rpc/registry.js';
+import { defineMethod, defineMethods, encodeResult, encodesAsParsed } from '../../src/rpc/registry.js';
 
 const method = (result: z.ZodType) =>
   defineMethod({
@@ -98,5 +98,102 @@ describe('result encoding', () => {
     assert.deepEqual(r, { ok: true, json: { n: 1, hash: `0x${'0'.repeat(62)}ff` } });
     assert.equal(encodeResult(method(bigintDec), 10n ** 30n).ok, true);
     assert.equal(encodeResult(method(uint), -1).ok, false);
+  });
+});
+
+describe('defineMethods: twins in several namespaces', () => {
+  const blockRef = z.union([uint, z.literal('latest')]).transform((n) => ({ block: n }));
+  const blockText = z
+    .string()
+    .transform((text) => ({ block: text === 'latest' ? ('latest' as const) : Number(text) }));
+
+  test('each namespace gets the method as declared, under its own name', () => {
+    const [svc, node] = defineMethods(['svc', 'node'], {
+      name: 'twin',
+      summary: 'a twin',
+      params: [{ name: 'n', schema: uint }],
+      resultName: 'r',
+      result: uint,
+      handler: (n) => n + 1,
+    });
+    assert.deepEqual(
+      [svc!.fullName, node!.fullName, node!.namespace, node!.summary],
+      ['svc_twin', 'node_twin', 'node', 'a twin'],
+    );
+    assert.equal(node!.handler(1), 2);
+  });
+
+  test('an override changes only what it gives, and only in its namespace', () => {
+    const [svc, node] = defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'at',
+        summary: 'at a reference block',
+        params: [{ name: 'referenceBlock', schema: blockRef }],
+        resultName: 'r',
+        result: z.string(),
+        handler: (ref) => String(ref.block),
+      },
+      // Same decoded values: the shared handler serves both.
+      { node: { summary: 'at a block number', params: [{ name: 'blockNumber', schema: blockText }] } },
+    );
+    assert.equal(svc!.summary, 'at a reference block');
+    assert.equal(svc!.params[0]!.name, 'referenceBlock');
+    assert.equal(node!.summary, 'at a block number');
+    assert.equal(node!.params[0]!.name, 'blockNumber');
+    assert.equal(node!.resultName, 'r');
+    assert.equal(node!.handler, svc!.handler);
+  });
+
+  test('an override with its own params, result and handler', () => {
+    const [, node] = defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'get',
+        summary: 'with options',
+        params: [
+          { name: 'n', schema: uint },
+          { name: 'options', schema: z.object({ twice: z.boolean() }), optional: true },
+        ],
+        resultName: 'r',
+        result: uint,
+        handler: (n, options) => (options?.twice ? 2 * n : n),
+      },
+      { node: { params: [{ name: 'n', schema: uint }], result: z.string(), handler: (n) => `#${n}` } },
+    );
+    assert.equal(node!.params.length, 1);
+    assert.equal(node!.result.parse('x'), 'x');
+    assert.equal(node!.handler(3), '#3');
+  });
+
+  test('an override for a namespace the method is not declared in is refused', () => {
+    assert.throws(
+      () =>
+        defineMethods(
+          ['svc'],
+          { name: 'm', summary: 'm', params: [], resultName: 'r', result: uint, handler: () => 1 },
+          { node: { summary: 'nowhere' } },
+        ),
+      /an override for node, where the method is not declared/,
+    );
+  });
+
+  test('an override that changes what the handler takes or returns must bring its handler (types)', () => {
+    const spec = {
+      name: 'm',
+      summary: 'm',
+      params: [{ name: 'n', schema: uint }],
+      resultName: 'r',
+      result: uint,
+      handler: (n: number) => n,
+    } as const;
+    // Fewer params: the shared handler would be called without them.
+    // @ts-expect-error the handler is required
+    defineMethods(['svc', 'node'], spec, { node: { params: [] } });
+    // Another result: the shared handler's value would not fit it.
+    // @ts-expect-error the handler is required
+    defineMethods(['svc', 'node'], spec, { node: { result: z.string() } });
+    // @ts-expect-error the handler's value must fit the override's result
+    defineMethods(['svc', 'node'], spec, { node: { params: [], handler: () => 'text' } });
   });
 });

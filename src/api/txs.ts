@@ -97,72 +97,75 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
       result: indexedTxEffect.optional(),
       handler: (hash) => txs.getTxEffect(hash),
     }),
-    defineMethod({
-      namespace: 'svc',
-      name: 'getTxReceipt',
-      summary: 'The receipt: mined (with its tip status), pending, or dropped',
-      params: [
-        { name: 'txHash', schema: txHash },
-        { name: 'options', schema: getTxReceiptOptions, optional: true },
-      ],
-      resultName: 'receipt',
-      result: txReceipt,
-      handler: (hash, options) => {
-        const receipt = txs.getTxReceipt(hash, options ?? {});
-        if (receipt.status !== 'pending') return receipt;
-        const { tx: pending, ...rest } = receipt;
-        return pending ? { ...rest, tx: out(pending, hash, options?.includeProof) } : rest;
+    ...defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'getTxReceipt',
+        summary: 'The receipt: mined (with its tip status), pending, or dropped',
+        params: [
+          { name: 'txHash', schema: txHash },
+          { name: 'options', schema: getTxReceiptOptions, optional: true },
+        ],
+        resultName: 'receipt',
+        result: txReceipt,
+        handler: (hash, options) => {
+          const receipt = txs.getTxReceipt(hash, options ?? {});
+          if (receipt.status !== 'pending') return receipt;
+          const { tx: pending, ...rest } = receipt;
+          return pending ? { ...rest, tx: out(pending, hash, options?.includeProof) } : rest;
+        },
       },
-    }),
-    defineMethod({
-      namespace: 'node',
-      name: 'getTxReceipt',
-      summary: 'The receipt: status mined, pending or dropped',
-      params: [{ name: 'txHash', schema: txHash }],
-      resultName: 'receipt',
-      result: txReceiptEarlier,
-      handler: (hash) => {
-        const r = txs.getTxReceipt(hash);
-        if (r.status === 'pending') return { txHash: hash, status: 'pending' as const, error: '' };
-        if (r.status === 'dropped') return { txHash: hash, status: 'dropped' as const, error: r.error };
-        return {
-          txHash: hash,
-          status: 'mined' as const,
-          error: r.error ?? '',
-          executionResult: r.executionResult,
-          transactionFee: r.transactionFee,
-          blockHash: r.blockHash,
-          blockNumber: r.blockNumber,
-        };
+      // The earlier receipt: no options, no tip status, an error string in every status.
+      {
+        node: {
+          summary: 'The receipt: status mined, pending or dropped',
+          params: [{ name: 'txHash', schema: txHash }],
+          result: txReceiptEarlier,
+          handler: (hash) => {
+            const r = txs.getTxReceipt(hash);
+            if (r.status === 'pending') return { txHash: hash, status: 'pending' as const, error: '' };
+            if (r.status === 'dropped') return { txHash: hash, status: 'dropped' as const, error: r.error };
+            return {
+              txHash: hash,
+              status: 'mined' as const,
+              error: r.error ?? '',
+              executionResult: r.executionResult,
+              transactionFee: r.transactionFee,
+              blockHash: r.blockHash,
+              blockNumber: r.blockNumber,
+            };
+          },
+        },
       },
-    }),
-    defineMethod({
-      namespace: 'svc',
-      name: 'getTxByHash',
-      summary: 'A pending tx, or null; its proof only with includeProof',
-      params: [
-        { name: 'txHash', schema: txHash },
-        { name: 'options', schema: getTxByHashOptions, optional: true },
-      ],
-      resultName: 'tx',
-      result: tx.optional(),
-      handler: (hash, options) => {
-        const t = txs.getPendingTx(hash);
-        return t && out(t, hash, options?.includeProof);
+    ),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'getTxByHash',
+        summary: 'A pending tx, or null; its proof only with includeProof',
+        params: [
+          { name: 'txHash', schema: txHash },
+          { name: 'options', schema: getTxByHashOptions, optional: true },
+        ],
+        resultName: 'tx',
+        result: tx.optional(),
+        handler: (hash, options) => {
+          const t = txs.getPendingTx(hash);
+          return t && out(t, hash, options?.includeProof);
+        },
       },
-    }),
-    defineMethod({
-      namespace: 'node',
-      name: 'getTxByHash',
-      summary: 'A pending tx, or null',
-      params: [{ name: 'txHash', schema: txHash }],
-      resultName: 'tx',
-      result: tx.optional(),
-      handler: (hash) => {
-        const t = txs.getPendingTx(hash);
-        return t && out(t, hash);
+      // The earlier set takes no options: never a proof.
+      {
+        node: {
+          summary: 'A pending tx, or null',
+          params: [{ name: 'txHash', schema: txHash }],
+          handler: (hash) => {
+            const t = txs.getPendingTx(hash);
+            return t && out(t, hash);
+          },
+        },
       },
-    }),
+    ),
     defineMethod({
       namespace: 'svc',
       name: 'getTxsByHash',
@@ -182,59 +185,63 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
           return t ? [out(t, h, options?.includeProof)] : [];
         }),
     }),
-    defineMethod({
-      namespace: 'svc',
-      name: 'getPendingTxs',
-      summary: `Pending txs in priority order, up to limit (default and max ${MAX_RPC_TXS}), after a given tx`,
-      params: [
-        { name: 'limit', schema: pendingLimit, optional: true },
-        { name: 'after', schema: txHash, optional: true },
-        { name: 'options', schema: getTxByHashOptions, optional: true },
-      ],
-      resultName: 'txs',
-      result: z.array(tx),
-      handler: (limit, after, options) => pendingTxs(limit ?? MAX_RPC_TXS, after, options?.includeProof),
-    }),
-    defineMethod({
-      namespace: 'node',
-      name: 'getPendingTxs',
-      summary: `Pending txs in priority order, limit 1 to ${MAX_RPC_TXS} (default ${MAX_RPC_TXS}), after a given tx`,
-      params: [
-        { name: 'limit', schema: pendingLimit, optional: true },
-        { name: 'after', schema: txHash, optional: true },
-      ],
-      resultName: 'txs',
-      result: z.array(tx),
-      handler: (limit, after) => pendingTxs(limit ?? MAX_RPC_TXS, after),
-    }),
-    defineMethod({
-      namespace: 'svc',
-      name: 'simulatePublicCalls',
-      summary: 'Runs the tx on a fork of the latest state; overrides apply to the fork only',
-      params: [
-        { name: 'tx', schema: tx },
-        { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
-        { name: 'overrides', schema: simulationOverrides, optional: true },
-      ],
-      resultName: 'output',
-      result: svcPublicSimulationOutput,
-      handler: async (wire, skip, overrides) => {
-        const output = await txs.simulatePublicCalls(toTx(wire).tx, skip ?? false, overrides ?? {});
-        return { ...output, transactionFee: output.txEffect.transactionFee };
+    ...defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'getPendingTxs',
+        summary: `Pending txs in priority order, up to limit (default and max ${MAX_RPC_TXS}), after a given tx`,
+        params: [
+          { name: 'limit', schema: pendingLimit, optional: true },
+          { name: 'after', schema: txHash, optional: true },
+          { name: 'options', schema: getTxByHashOptions, optional: true },
+        ],
+        resultName: 'txs',
+        result: z.array(tx),
+        handler: (limit, after, options) => pendingTxs(limit ?? MAX_RPC_TXS, after, options?.includeProof),
       },
-    }),
-    defineMethod({
-      namespace: 'node',
-      name: 'simulatePublicCalls',
-      summary: 'Runs the public part of the tx on a fork of the latest state',
-      params: [
-        { name: 'tx', schema: tx },
-        { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
-      ],
-      resultName: 'output',
-      result: publicSimulationOutput,
-      handler: (wire, skip) => txs.simulatePublicCalls(toTx(wire).tx, skip ?? false),
-    }),
+      // The earlier set takes no options: never a proof.
+      {
+        node: {
+          summary: `Pending txs in priority order, limit 1 to ${MAX_RPC_TXS} (default ${MAX_RPC_TXS}), after a given tx`,
+          params: [
+            { name: 'limit', schema: pendingLimit, optional: true },
+            { name: 'after', schema: txHash, optional: true },
+          ],
+          handler: (limit, after) => pendingTxs(limit ?? MAX_RPC_TXS, after),
+        },
+      },
+    ),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'simulatePublicCalls',
+        summary: 'Runs the tx on a fork of the latest state; overrides apply to the fork only',
+        params: [
+          { name: 'tx', schema: tx },
+          { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
+          { name: 'overrides', schema: simulationOverrides, optional: true },
+        ],
+        resultName: 'output',
+        result: svcPublicSimulationOutput,
+        handler: async (wire, skip, overrides) => {
+          const output = await txs.simulatePublicCalls(toTx(wire).tx, skip ?? false, overrides ?? {});
+          return { ...output, transactionFee: output.txEffect.transactionFee };
+        },
+      },
+      // The earlier set takes no state overrides, and its output is the reference's shape, without
+      // the top-level transactionFee.
+      {
+        node: {
+          summary: 'Runs the public part of the tx on a fork of the latest state',
+          params: [
+            { name: 'tx', schema: tx },
+            { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
+          ],
+          result: publicSimulationOutput,
+          handler: (wire, skip) => txs.simulatePublicCalls(toTx(wire).tx, skip ?? false),
+        },
+      },
+    ),
     defineMethod({
       namespace: 'svc',
       name: 'getCurrentMinFees',

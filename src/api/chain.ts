@@ -1,6 +1,7 @@
-// Block, checkpoint and tip methods of both sets: the current set's (svc_) and, beside them,
-// the earlier set's (node_) with its limits; and the world state's sync status, which both
-// sets answer alike.
+// Block, checkpoint and tip methods of both sets: first the twins both sets have (the world
+// state's sync status, block numbers, blocks), each declared once with where the earlier set
+// (node_) differs; then the current set's (svc_) own methods and the earlier set's own, with its
+// limits.
 import { z } from 'zod';
 import { bigintDec, uint } from '../core/codecs.js';
 import type { L1RollupConstants } from '../core/time.js';
@@ -50,18 +51,7 @@ export interface ChainApiPorts {
 }
 
 export function chainMethods(ports: ChainApiPorts): RpcMethod[] {
-  return [
-    ...svcChainMethods(ports),
-    ...nodeChainMethods(ports),
-    ...defineMethods(['svc', 'node'], {
-      name: 'getWorldStateSyncStatus',
-      summary: 'How far the world state has synced',
-      params: [],
-      resultName: 'status',
-      result: worldStateSyncStatus,
-      handler: () => ports.info.getWorldStateSyncStatus(),
-    }),
-  ];
+  return [...twinChainMethods(ports), ...svcChainMethods(ports), ...nodeChainMethods(ports)];
 }
 
 export const MAX_BLOCKS = 100;
@@ -93,16 +83,6 @@ const checkpointIncludeOptions = blockIncludeOptions
 function svcChainMethods({ chain: q, constants }: ChainApiPorts): RpcMethod[] {
   const tips = () => q.tips();
   return [
-    defineMethod({
-      namespace: 'svc',
-      name: 'getBlockNumber',
-      summary: 'The block number at a chain tip (the latest proposed block when omitted)',
-      params: [{ name: 'tip', schema: blockTagWithoutLatest, optional: true }],
-      resultName: 'blockNumber',
-      result: uint,
-      handler: (tip) =>
-        tip === undefined || tip === 'proposed' ? q.latestBlockNumber() : tips()[tip].block.number,
-    }),
     defineMethod({
       namespace: 'svc',
       name: 'getCheckpointNumber',
@@ -159,21 +139,6 @@ function svcChainMethods({ chain: q, constants }: ChainApiPorts): RpcMethod[] {
     }),
     defineMethod({
       namespace: 'svc',
-      name: 'getBlock',
-      summary: 'A block by number, hash, archive root, tag or object form; parts per options',
-      params: [
-        { name: 'param', schema: blockParameter },
-        { name: 'options', schema: blockIncludeOptions, optional: true },
-      ],
-      resultName: 'block',
-      result: blockResponse.optional(),
-      handler: (param, options) => {
-        const block = q.block(param);
-        return block && q.blockResponse(block, options);
-      },
-    }),
-    defineMethod({
-      namespace: 'svc',
       name: 'getBlockData',
       summary: 'Block metadata without tx bodies',
       params: [{ name: 'param', schema: blockParameter }],
@@ -191,19 +156,6 @@ function svcChainMethods({ chain: q, constants }: ChainApiPorts): RpcMethod[] {
           }
         );
       },
-    }),
-    defineMethod({
-      namespace: 'svc',
-      name: 'getBlocks',
-      summary: `Up to limit (≤ ${MAX_BLOCKS}) blocks from a block number; only those that exist`,
-      params: [
-        { name: 'from', schema: from },
-        { name: 'limit', schema: blocksLimit },
-        { name: 'options', schema: blocksIncludeOptions, optional: true },
-      ],
-      resultName: 'blocks',
-      result: z.array(blockResponse),
-      handler: (start, limit, options) => q.blockResponses(start, limit, options),
     }),
     defineMethod({
       namespace: 'svc',
@@ -242,27 +194,104 @@ function svcChainMethods({ chain: q, constants }: ChainApiPorts): RpcMethod[] {
   ];
 }
 
+/** The methods both sets have, each declared once with where the earlier set's twin differs. */
+function twinChainMethods({ chain: q, info }: ChainApiPorts): RpcMethod[] {
+  return [
+    ...defineMethods(['svc', 'node'], {
+      name: 'getWorldStateSyncStatus',
+      summary: 'How far the world state has synced',
+      params: [],
+      resultName: 'status',
+      result: worldStateSyncStatus,
+      handler: () => info.getWorldStateSyncStatus(),
+    }),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'getBlockNumber',
+        summary: 'The block number at a chain tip (the latest proposed block when omitted)',
+        params: [{ name: 'tip', schema: blockTagWithoutLatest, optional: true }],
+        resultName: 'blockNumber',
+        result: uint,
+        handler: (tip) =>
+          tip === undefined || tip === 'proposed' ? q.latestBlockNumber() : q.tips()[tip].block.number,
+      },
+      // The earlier set has no tip param: always the latest block.
+      { node: { summary: 'The latest block number', params: [], handler: () => q.latestBlockNumber() } },
+    ),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'getBlock',
+        summary: 'A block by number, hash, archive root, tag or object form; parts per options',
+        params: [
+          { name: 'param', schema: blockParameter },
+          { name: 'options', schema: blockIncludeOptions, optional: true },
+        ],
+        resultName: 'block',
+        result: blockResponse.optional(),
+        handler: (param, options) => {
+          const block = q.block(param);
+          return block && q.blockResponse(block, options);
+        },
+      },
+      // The earlier set takes a number or latest, and answers the whole block in its own shape.
+      {
+        node: {
+          summary: 'A block by number, or the latest',
+          params: [{ name: 'blockNumber', schema: blockNumberOrLatest }],
+          result: l2Block.optional(),
+          handler: (n) => earlierBlock(q, n),
+        },
+      },
+    ),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'getBlocks',
+        summary: `Up to limit (≤ ${MAX_BLOCKS}) blocks from a block number; only those that exist`,
+        params: [
+          { name: 'from', schema: from },
+          { name: 'limit', schema: blocksLimit },
+          { name: 'options', schema: blocksIncludeOptions, optional: true },
+        ],
+        resultName: 'blocks',
+        result: z.array(blockResponse),
+        handler: (start, limit, options) => q.blockResponses(start, limit, options),
+      },
+      // The earlier set has no options, its own limit messages and its own block shape.
+      {
+        node: {
+          summary: `Up to limit (1 to ${MAX_BLOCKS}) blocks from a block number (at least 1)`,
+          params: [
+            { name: 'from', schema: uint.min(1, 'from is at least 1') },
+            {
+              name: 'limit',
+              schema: z.number().int().min(1).max(MAX_BLOCKS, `limit is 1 to ${MAX_BLOCKS}`),
+            },
+          ],
+          result: z.array(l2Block),
+          handler: (from, limit) => q.blocks(from, limit),
+        },
+      },
+    ),
+  ];
+}
+
 // ---- the earlier set (node_) ----------------------------------------------------------------
 
 const blockNumberOrLatest = z
   .union([uint, z.literal('latest')], { error: 'expected a block number or "latest"' })
   .describe('A block number or "latest"');
 
+/** A block as the earlier set names it: by number, or the latest when 'latest' or omitted. */
+const earlierBlock = (q: ChainApiPorts['chain'], n: number | 'latest' | undefined) =>
+  q.block(
+    n === undefined || n === 'latest' ? { kind: 'tag', tag: 'proposed' } : { kind: 'number', number: n },
+  );
+
 function nodeChainMethods({ chain: q }: ChainApiPorts): RpcMethod[] {
-  const blockOf = (n: number | 'latest' | undefined) =>
-    q.block(
-      n === undefined || n === 'latest' ? { kind: 'tag', tag: 'proposed' } : { kind: 'number', number: n },
-    );
   return [
-    defineMethod({
-      namespace: 'node',
-      name: 'getBlockNumber',
-      summary: 'The latest block number',
-      params: [],
-      resultName: 'blockNumber',
-      result: uint,
-      handler: () => q.latestBlockNumber(),
-    }),
     defineMethod({
       namespace: 'node',
       name: 'getProvenBlockNumber',
@@ -286,33 +315,12 @@ function nodeChainMethods({ chain: q }: ChainApiPorts): RpcMethod[] {
     }),
     defineMethod({
       namespace: 'node',
-      name: 'getBlock',
-      summary: 'A block by number, or the latest',
-      params: [{ name: 'blockNumber', schema: blockNumberOrLatest }],
-      resultName: 'block',
-      result: l2Block.optional(),
-      handler: (n) => blockOf(n),
-    }),
-    defineMethod({
-      namespace: 'node',
-      name: 'getBlocks',
-      summary: `Up to limit (1 to ${MAX_BLOCKS}) blocks from a block number (at least 1)`,
-      params: [
-        { name: 'from', schema: uint.min(1, 'from is at least 1') },
-        { name: 'limit', schema: z.number().int().min(1).max(MAX_BLOCKS, `limit is 1 to ${MAX_BLOCKS}`) },
-      ],
-      resultName: 'blocks',
-      result: z.array(l2Block),
-      handler: (from, limit) => q.blocks(from, limit),
-    }),
-    defineMethod({
-      namespace: 'node',
       name: 'getBlockHeader',
       summary: 'The header of a block (the latest when omitted)',
       params: [{ name: 'blockNumber', schema: blockNumberOrLatest, optional: true }],
       resultName: 'header',
       result: blockHeader.optional(),
-      handler: (n) => blockOf(n)?.header,
+      handler: (n) => earlierBlock(q, n)?.header,
     }),
   ];
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { bigintDec, blockHash, frHex, l2Address, uint } from '../core/codecs.js';
 import type { BlockRef } from '../queries/chain.js';
 import type { IndexedWitnessResult, StateQueries } from '../queries/state.js';
-import { defineMethod, type RpcMethod } from '../rpc/registry.js';
+import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { TreeId } from '../world-state/types.js';
 import { referenceBlock } from './params.js';
 
@@ -92,8 +92,6 @@ export const blockNumberOrLatest = z
   )
   .describe('A block number or "latest"');
 
-type Namespace = 'svc' | 'node';
-
 /** What the state methods call: the state queries' witnesses, leaf indexes and storage reads. */
 export interface StateApiPorts {
   state: Pick<
@@ -110,76 +108,97 @@ export interface StateApiPorts {
   >;
 }
 
+/** Where a state query reads: a reference block (svc_), or a block number or latest (node_). */
+const svcRef = { name: 'referenceBlock', schema: referenceBlock };
+const nodeRef = { name: 'blockNumber', schema: blockNumberOrLatest };
+
 export function stateMethods({ state: q }: StateApiPorts): RpcMethod[] {
-  const refParam = (ns: Namespace) =>
-    ns === 'svc'
-      ? { name: 'referenceBlock', schema: referenceBlock }
-      : { name: 'blockNumber', schema: blockNumberOrLatest };
-  const methods: RpcMethod[] = [];
-  for (const ns of ['svc', 'node'] as const) {
-    const ref = refParam(ns);
-    methods.push(
-      defineMethod({
-        namespace: ns,
+  // Each twin is declared with the svc_ reference block; node_ takes a block number or latest in
+  // its place, which decodes to the same BlockRef, so the handler is shared.
+  const nullifierParam = { name: 'nullifier', schema: frHex };
+  const methods: RpcMethod[] = [
+    ...defineMethods(
+      ['svc', 'node'],
+      {
         name: 'findLeavesIndexes',
         summary: `For each leaf value (at most ${MAX_LEAF_VALUES}), in input order: its index and inserting block, or null`,
-        params: [ref, { name: 'treeId', schema: treeId }, { name: 'leafValues', schema: leafValues }],
+        params: [svcRef, { name: 'treeId', schema: treeId }, { name: 'leafValues', schema: leafValues }],
         resultName: 'leaves',
         result: z.array(leafInBlock.nullable()),
-        handler: (r: BlockRef, tree: TreeId, values: bigint[]) =>
-          q.findLeavesIndexes(r, tree, values).map((e) => e ?? null),
-      }),
-      defineMethod({
-        namespace: ns,
+        handler: (r, tree, values) => q.findLeavesIndexes(r, tree, values).map((e) => e ?? null),
+      },
+      {
+        node: {
+          params: [nodeRef, { name: 'treeId', schema: treeId }, { name: 'leafValues', schema: leafValues }],
+        },
+      },
+    ),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
         name: 'getNullifierMembershipWitness',
         summary: 'The leaf of a nullifier and its sibling path, or null when absent',
-        params: [ref, { name: 'nullifier', schema: frHex }],
+        params: [svcRef, nullifierParam],
         resultName: 'witness',
         result: nullifierMembershipWitness.optional(),
-        handler: (r: BlockRef, nullifier: bigint) => {
+        handler: (r, nullifier) => {
           const w = q.nullifierMembershipWitness(r, nullifier);
           return w && nullifierShape(w);
         },
-      }),
-      defineMethod({
-        namespace: ns,
+      },
+      { node: { params: [nodeRef, nullifierParam] } },
+    ),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
         name: 'getLowNullifierMembershipWitness',
         summary: 'The low leaf of an absent nullifier (a non-inclusion proof); -32000 when it exists',
-        params: [ref, { name: 'nullifier', schema: frHex }],
+        params: [svcRef, nullifierParam],
         resultName: 'witness',
         result: nullifierMembershipWitness.optional(),
-        handler: (r: BlockRef, nullifier: bigint) =>
-          nullifierShape(q.lowNullifierMembershipWitness(r, nullifier)),
-      }),
-      defineMethod({
-        namespace: ns,
+        handler: (r, nullifier) => nullifierShape(q.lowNullifierMembershipWitness(r, nullifier)),
+      },
+      { node: { params: [nodeRef, nullifierParam] } },
+    ),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
         name: 'getPublicDataWitness',
         summary: 'The leaf of a present leaf slot, or the low leaf of an absent one (its value is then 0)',
-        params: [ref, { name: 'leafSlot', schema: frHex }],
+        params: [svcRef, { name: 'leafSlot', schema: frHex }],
         resultName: 'witness',
         result: publicDataWitness.optional(),
-        handler: (r: BlockRef, slot: bigint) => publicDataShape(q.publicDataWitness(r, slot)),
-      }),
-      defineMethod({
-        namespace: ns,
+        handler: (r, slot) => publicDataShape(q.publicDataWitness(r, slot)),
+      },
+      { node: { params: [nodeRef, { name: 'leafSlot', schema: frHex }] } },
+    ),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
         name: 'getNoteHashMembershipWitness',
         summary: 'The index and sibling path of a note hash, or null when absent',
-        params: [ref, { name: 'noteHash', schema: frHex }],
+        params: [svcRef, { name: 'noteHash', schema: frHex }],
         resultName: 'witness',
         result: membershipWitness.optional(),
-        handler: (r: BlockRef, noteHash: bigint) => q.noteHashMembershipWitness(r, noteHash),
-      }),
-      defineMethod({
-        namespace: ns,
+        handler: (r, noteHash) => q.noteHashMembershipWitness(r, noteHash),
+      },
+      { node: { params: [nodeRef, { name: 'noteHash', schema: frHex }] } },
+    ),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
         name: 'getPublicStorageAt',
         summary: "A contract's public storage value at a (contract-level) slot; 0 when never written",
-        params: [ref, { name: 'contract', schema: l2Address }, { name: 'slot', schema: frHex }],
+        params: [svcRef, { name: 'contract', schema: l2Address }, { name: 'slot', schema: frHex }],
         resultName: 'value',
         result: frHex,
-        handler: (r: BlockRef, contract: bigint, slot: bigint) => q.publicStorageAt(r, contract, slot),
-      }),
-    );
-  }
+        handler: (r, contract, slot) => q.publicStorageAt(r, contract, slot),
+      },
+      {
+        node: { params: [nodeRef, { name: 'contract', schema: l2Address }, { name: 'slot', schema: frHex }] },
+      },
+    ),
+  ];
   methods.push(
     defineMethod({
       namespace: 'svc',

@@ -8,13 +8,14 @@ import type { L2Block } from '../core/block.js';
 import { decodeCheckpointBody, verifyCheckpointBody } from '../core/checkpoint-body.js';
 import { computeCheckpointOutHash } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants } from '../core/time.js';
-import { type ReplayStart, replayBlock } from '../execution/block-builder.js';
+import { type ReplayStart, replaysTo } from '../execution/block-builder.js';
 import type { ArchiverL1 } from '../l1/roles.js';
 import type {
   CheckpointProposedEvent,
   CheckpointsPrunedEvent,
   EpochProvenEvent,
 } from '../l1/rollup-client.js';
+import type { WorldStateFork } from '../world-state/types.js';
 import type { WorldState } from '../world-state/world-state.js';
 import type { ProposedBlocks } from './chain-reader.js';
 import type { ChainStore } from './chain-store.js';
@@ -137,9 +138,23 @@ export class Archiver implements ProposedBlocks {
     return { l1Block: this.o.store.l1SyncPoint?.blockNumber ?? 0n, catchingUp: this.catchUp !== undefined };
   }
 
-  /** Stores a block this node built or accepted from a proposal (already in the world state). */
-  addProposedBlock(block: L2Block): void {
+  /** Commits a block this node built on `fork` and stores it: the world state, then the chain. */
+  async appendBuiltBlock(fork: WorldStateFork, block: L2Block): Promise<void> {
+    await this.o.worldState.commit(fork);
     this.o.store.addProposedBlock(block);
+  }
+
+  /** Re-executes a proposed block (see ProposedBlocks); commits and stores it when it matches. */
+  async replayProposedBlock(
+    block: L2Block,
+    at: { checkpointNumber: number; indexWithinCheckpoint: number },
+    start: ReplayStart,
+  ): Promise<boolean> {
+    const fork = this.o.worldState.fork();
+    if (!replaysTo(fork, block, at, start)) return false;
+    await this.o.worldState.commit(fork);
+    this.o.store.addProposedBlock(block);
+    return true;
   }
 
   /** Drops proposed blocks that never made it into a checkpoint, from the chain and the world state. */
@@ -624,7 +639,9 @@ export class Archiver implements ProposedBlocks {
     start: ReplayStart,
     mismatch: string,
   ): Promise<void> {
-    if (!(await replayBlock(this.o.worldState, block, at, start))) throw new Error(mismatch);
+    const fork = this.o.worldState.fork();
+    if (!replaysTo(fork, block, at, start)) throw new Error(mismatch);
+    await this.o.worldState.commit(fork);
   }
 
   private async prune(event: CheckpointsPrunedEvent): Promise<void> {

@@ -3,6 +3,8 @@
 // so it cannot change the chain by accident and tests can stand in a small fake.
 import type { L2Block } from '../core/block.js';
 import type { Fr } from '../core/field.js';
+import type { ReplayStart } from '../execution/block-builder.js';
+import type { WorldStateFork } from '../world-state/types.js';
 import type { ContractStore } from './contract-store.js';
 import type { LogStore } from './log-store.js';
 import type { MessageStore } from './message-store.js';
@@ -41,13 +43,24 @@ export interface ChainReader {
 }
 
 /**
- * What block producers (the sequencer, an attester replaying a proposal) may change in the
- * chain, through the archiver: add the blocks they built on the world state, and drop proposed
- * blocks that never made it into a checkpoint.
+ * What block producers (the sequencer, an attester replaying a proposal) may change in the chain.
+ * The archiver is the one writer of the chain store and the world state, which move together:
+ * producers hand it their blocks (built on a world-state fork, or to be re-executed) and it commits
+ * the world state and stores the block in one step; they hold only a read view of the world state.
  */
 export interface ProposedBlocks {
-  /** Stores a block already committed to the world state; it must extend the chain. */
-  addProposedBlock(block: L2Block): void;
+  /** Commits `fork` (on which this node built `block`) and stores the block; it must extend the chain. */
+  appendBuiltBlock(fork: WorldStateFork, block: L2Block): Promise<void>;
+  /**
+   * Re-executes a proposed block on the latest world state at its place in its checkpoint; when
+   * it rebuilds to its own header, commits and stores it (true); else nothing moves (false).
+   * Effects that cannot be applied throw, and nothing moves.
+   */
+  replayProposedBlock(
+    block: L2Block,
+    at: { checkpointNumber: number; indexWithinCheckpoint: number },
+    start: ReplayStart,
+  ): Promise<boolean>;
   /** Drops proposed blocks after the checkpointed tip, from the chain and the world state. */
   dropUncheckpointedBlocks(): Promise<void>;
 }

@@ -18,7 +18,6 @@ import {
 } from '../core/block-header.js';
 import type { Fr } from '../core/field.js';
 import { TreeId, type WorldStateFork } from '../world-state/types.js';
-import type { WorldState } from '../world-state/world-state.js';
 
 export interface BlockInput {
   globalVariables: GlobalVariables;
@@ -150,17 +149,17 @@ export function buildBlock(fork: WorldStateFork, input: BlockInput): L2Block {
 export type ReplayStart = { l1ToL2Messages: readonly Fr[] } | { previousSponge: Fr };
 
 /**
- * Rebuilds a block from its header's globals and its tx effects on a fork of the world state's
- * latest block, and commits it when it hashes to the block's own header; false (nothing
- * committed) when it does not. Effects that cannot be applied throw.
+ * Rebuilds a block from its header's globals and its tx effects on `fork` (a fork of the world
+ * state's latest block): whether it hashes to the block's own header. The caller commits the fork
+ * (the archiver: the one writer of the chain and the world state). Effects that cannot be applied
+ * throw.
  */
-export async function replayBlock(
-  worldState: WorldState,
+export function replaysTo(
+  fork: WorldStateFork,
   block: L2Block,
   at: { checkpointNumber: number; indexWithinCheckpoint: number },
   start: ReplayStart,
-): Promise<boolean> {
-  const fork = worldState.fork();
+): boolean {
   const rebuilt = buildBlock(fork, {
     globalVariables: block.header.globalVariables,
     txEffects: block.body.txEffects,
@@ -168,7 +167,5 @@ export async function replayBlock(
     ...start,
     totalManaUsed: block.header.totalManaUsed,
   });
-  if (rebuilt.hash !== block.hash) return false;
-  await worldState.commit(fork);
-  return true;
+  return rebuilt.hash === block.hash;
 }

@@ -8,7 +8,7 @@ import { invalidParams, refused, unavailable } from '../core/errors.js';
 import type { TxService } from '../mempool/tx-service.js';
 import type { Sequencer } from '../sequencer/sequencer.js';
 import { KeystoreError, loadKeystore, type Validator, type ValidatorKeys } from '../validators/keystore.js';
-import type { WorldState } from '../world-state/world-state.js';
+import type { ReadableWorldState } from '../world-state/world-state.js';
 import {
   type AdminConfig,
   AdminConfigError,
@@ -31,7 +31,7 @@ export interface NodeAdminOptions {
   driver: ChainDriver;
   archiver: Archiver;
   chain: ChainReader;
-  worldState: WorldState;
+  worldState: ReadableWorldState;
   sequencer: Sequencer | undefined;
   txs: TxService;
   /** The validators in use; replaced by a reload. */

@@ -21,7 +21,7 @@ import { type MessageSentEvent, messageSentIn, type RollupClient } from '../l1/r
 import type { TxService } from '../mempool/tx-service.js';
 import type { DevProver } from '../prover/dev-prover.js';
 import type { Sequencer } from '../sequencer/sequencer.js';
-import type { WorldState } from '../world-state/world-state.js';
+import type { ReadableWorldState } from '../world-state/world-state.js';
 import type { ChainDriver } from './chain-driver.js';
 import type { Consensus } from './consensus.js';
 import { DevSnapshots, type Reverted } from './dev-snapshots.js';
@@ -47,7 +47,7 @@ export interface DevOperationsOptions {
   prover: DevProver | undefined;
   consensus: Pick<Consensus, 'signingRecord' | 'pool'>;
   l1: Pick<L1Connection, 'saveAfterRevert' | 'resetToGenesis'>;
-  worldState: WorldState;
+  worldState: ReadableWorldState;
   /** How many dev accounts genesis funded (the devAccounts setting). */
   devAccounts: number;
   logger: Logger;

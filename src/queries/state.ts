@@ -13,7 +13,7 @@ import {
   TreeId,
   type WorldStateReader,
 } from '../world-state/types.js';
-import type { WorldState } from '../world-state/world-state.js';
+import type { ReadableWorldState } from '../world-state/world-state.js';
 import type { BlockRef, ChainQueries } from './chain.js';
 
 /** Where a leaf is: its index and the block that inserted it. */
@@ -57,7 +57,7 @@ const indexed = (w: IndexedLeafWitness): IndexedWitnessResult => ({
 
 export class StateQueries {
   constructor(
-    private readonly worldState: WorldState,
+    private readonly worldState: ReadableWorldState,
     private readonly chain: ChainQueries,
     private readonly latestBlockNumber: () => number,
   ) {}

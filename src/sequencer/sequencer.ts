@@ -34,7 +34,7 @@ import type { ProposerL1 } from '../l1/roles.js';
 import type { CommitteeView } from '../validators/committee.js';
 import type { Validator } from '../validators/keystore.js';
 import type { CheckpointToAttest } from '../validators/validator-client.js';
-import type { WorldState } from '../world-state/world-state.js';
+import type { ReadableWorldState } from '../world-state/world-state.js';
 import { FinishTimeEstimate } from './finish-estimate.js';
 import { L1BlockClock } from './l1-clock.js';
 
@@ -97,7 +97,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 export interface SequencerOptions {
   rollup: ProposerL1;
-  worldState: WorldState;
+  /** Read only: blocks are built on its forks, which the archiver commits (appendBuiltBlock). */
+  worldState: ReadableWorldState;
   chain: ChainReader;
   /** Where built blocks go (the archiver, the chain store's only writer). */
   proposedBlocks: ProposedBlocks;
@@ -347,7 +348,7 @@ export class Sequencer {
     // Time spent after building (sealing, committing, encoding, attestations), and over how many txs.
     let finishMs = 0;
     // The finishing time by step, for the log: which step grows when finishing slows.
-    const steps = { seal: 0, commit: 0, store: 0, encode: 0, attest: 0 };
+    const steps = { seal: 0, commit: 0, encode: 0, attest: 0 };
     let buildMs = 0;
     let txCount = 0;
     const used = new Set<Fr>();
@@ -398,13 +399,10 @@ export class Sequencer {
       await yieldToEventLoop();
       const commitStart = this.wall();
       steps.seal += commitStart - finishStart;
-      await worldState.commit(fork);
+      // The archiver commits the world state and stores the block together (the one writer).
+      await proposedBlocks.appendBuiltBlock(fork, block);
       await yieldToEventLoop();
-      const storeStart = this.wall();
-      steps.commit += storeStart - commitStart;
-      proposedBlocks.addProposedBlock(block);
-      await yieldToEventLoop();
-      steps.store += this.wall() - storeStart;
+      steps.commit += this.wall() - commitStart;
       for (const r of reverted) this.o.txs.reverted(r.hash, r.reason);
       blocks.push(block);
       await this.o.consensus.announceBlock(block, slot, me);

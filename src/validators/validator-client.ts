@@ -13,10 +13,9 @@ import { checkpointHeaderHash } from '../core/block-header.js';
 import { decodeCheckpointBody, verifyCheckpointBody } from '../core/checkpoint-body.js';
 import { toHex32 } from '../core/field.js';
 import { epochOfSlot, type L1RollupConstants, slotAt } from '../core/time.js';
-import { replayBlock } from '../execution/block-builder.js';
 import type { InboxL1 } from '../l1/roles.js';
 import type { GossipVerdict } from '../p2p/network.js';
-import type { WorldState } from '../world-state/world-state.js';
+import type { ReadableWorldState } from '../world-state/world-state.js';
 import type { AttestationPool } from './attestation-pool.js';
 import {
   attestationDigest,
@@ -67,7 +66,8 @@ export interface ValidatorClientOptions {
   chain: ChainReader;
   /** Where accepted proposed blocks go (the archiver, the chain store's only writer). */
   proposedBlocks: ProposedBlocks;
-  worldState: WorldState;
+  /** Read only: proposals are re-executed and stored by the archiver (replayProposedBlock). */
+  worldState: ReadableWorldState;
   rollup: InboxL1;
   constants: L1RollupConstants;
   /** The keystore's validators in use (they change with a keystore reload). */
@@ -400,7 +400,7 @@ export class ValidatorClient {
   private async check(
     p: CheckpointProposal & { digest: Hex },
   ): Promise<'valid' | 'wait' | { invalid: string }> {
-    const { chain, proposedBlocks, worldState, rollup } = this.o;
+    const { chain, proposedBlocks, rollup } = this.o;
     const latest = chain.latestCheckpointNumber;
     if (p.checkpointNumber > latest + 1) return 'wait';
     if (p.checkpointNumber <= latest) return { invalid: `checkpoint ${p.checkpointNumber} is already on L1` };
@@ -430,8 +430,7 @@ export class ValidatorClient {
     for (const [i, block] of body.blocks.entries()) {
       let replayed: boolean;
       try {
-        replayed = await replayBlock(
-          worldState,
+        replayed = await proposedBlocks.replayProposedBlock(
           block,
           { checkpointNumber: p.checkpointNumber, indexWithinCheckpoint: i },
           i === 0
@@ -448,7 +447,6 @@ export class ValidatorClient {
           invalid: `block ${block.number} does not re-execute to its header (${toHex32(block.hash)})`,
         };
       }
-      proposedBlocks.addProposedBlock(block);
     }
     return 'valid';
   }

@@ -102,6 +102,12 @@ function decodeSnapshots(bytes: Buffer): { root: Buffer; size: number }[] {
   }));
 }
 
+/**
+ * The world state as everything but its one writer sees it (the archiver commits, rolls back and
+ * resets it, together with the chain store): reads at a block, and forks to build or simulate on.
+ */
+export type ReadableWorldState = Pick<WorldState, 'latestBlockNumber' | 'oldestBlockNumber' | 'at' | 'fork'>;
+
 export class WorldState implements CommittedReader {
   private readonly versions: Database<Buffer, Buffer>;
   private readonly leaves: Database<Buffer, Buffer>;

@@ -58,8 +58,7 @@ describe('a dev revert of the chain', () => {
       l1ToL2Messages: await rollup.l1ToL2Messages(3),
       totalManaUsed: 10n,
     });
-    await worldState.commit(fork);
-    archiver.addProposedBlock(proposed);
+    await archiver.appendBuiltBlock(fork, proposed);
 
     const snapshot: ChainSnapshot = archiver.devSnapshot();
     const anvilId = await chain.anvil.snapshot();

@@ -14,7 +14,7 @@ import { RevertCode, type TxEffect } from '../../src/core/block.js';
 import { emptyCheckpointHeader, emptyGlobalVariables } from '../../src/core/block-header.js';
 import { decodeCheckpointBody, encodeCheckpointBody } from '../../src/core/checkpoint-body.js';
 import { FR_MODULUS } from '../../src/core/field.js';
-import { buildBlock, replayBlock } from '../../src/execution/block-builder.js';
+import { buildBlock, replaysTo } from '../../src/execution/block-builder.js';
 import { readPublicData } from '../../src/execution/public-storage.js';
 import { DevWrites, devWriteEffect } from '../../src/node/dev-writes.js';
 import { openEnvironment } from '../../src/store/environment.js';
@@ -85,15 +85,17 @@ describe('dev writes', () => {
         ).blocks;
         assert.deepEqual(carried, block);
         try {
+          const fork = replayer.fork();
           assert.equal(
-            await replayBlock(
-              replayer,
+            replaysTo(
+              fork,
               carried!,
               { checkpointNumber: 1, indexWithinCheckpoint: 0 },
               { l1ToL2Messages: [] },
             ),
             true,
           );
+          await replayer.commit(fork);
           const state = replayer.at(1);
           for (const w of writes) assert.equal(readPublicData(state, w.leafSlot), w.value);
           assert.equal(block.header.totalFees, withTx ? 5n : 0n, 'a dev write pays no fee');

@@ -1,0 +1,100 @@
+// The archiver is the one writer of the chain store and the world state: no other file of src/
+// calls a method that moves either (commit, roll back, reset, add or unwind blocks and
+// checkpoints, set tips or the L1 sync point). Checked with the type checker over src/, so a call
+// is found whatever the variable is called; the planted file shows the check can fail.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, test } from 'node:test';
+import ts from 'typescript';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** Methods that move the chain or the world state, by the class that has them. */
+const WRITERS: Record<string, ReadonlySet<string>> = {
+  WorldState: new Set(['commit', 'rollbackTo', 'reset']),
+  ChainStore: new Set([
+    'initialize',
+    'addProposedBlock',
+    'addCheckpoint',
+    'setProvenCheckpoint',
+    'setFinalizedCheckpoint',
+    'restoreProofTips',
+    'setL1SyncPoint',
+    'unwindBlocksAfter',
+    'unwindCheckpointsAfter',
+    'rewind',
+  ]),
+};
+
+/** Where those calls belong: the writer itself, and the two stores' own code. */
+const ALLOWED = ['src/archiver/archiver.ts', 'src/archiver/chain-store.ts', 'src/world-state/'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every call in `files` of a writing method of WorldState or ChainStore, as `file: Class.method`. */
+function writerCalls(files: string[]): string[] {
+  const program = ts.createProgram(files, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const checker = program.getTypeChecker();
+  const found: string[] = [];
+  for (const file of files) {
+    const source = program.getSourceFile(file);
+    if (source === undefined) throw new Error(`not compiled: ${file}`);
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+        const method = node.expression.name.text;
+        const owner = checker.getTypeAtLocation(node.expression.expression).getSymbol()?.getName();
+        if (owner !== undefined && WRITERS[owner]?.has(method))
+          found.push(`${relative(root, file).split('\\').join('/')}: ${owner}.${method}`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
+
+describe('one writer of the chain and the world state', () => {
+  test('only the archiver (and the stores themselves) move the chain store and the world state', () => {
+    const calls = writerCalls(sourceFiles(join(root, 'src')));
+    // The check sees the archiver's own calls: it is looking at the right thing.
+    assert.ok(calls.some((c) => c.startsWith('src/archiver/archiver.ts: WorldState.commit')));
+    assert.ok(calls.some((c) => c.startsWith('src/archiver/archiver.ts: ChainStore.addCheckpoint')));
+    const elsewhere = calls.filter((c) => !ALLOWED.some((a) => c.startsWith(a)));
+    assert.deepEqual(elsewhere, []);
+  });
+
+  test('a planted call from another part is found, whatever its variable is called', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-one-writer-'));
+    try {
+      const planted = join(dir, 'planted.ts');
+      const worldState = JSON.stringify(join(root, 'src', 'world-state', 'world-state.js'));
+      writeFileSync(
+        planted,
+        `import type { WorldState } from ${worldState};\n` +
+          'export async function sneak(trees: WorldState): Promise<void> {\n' +
+          '  await trees.rollbackTo(0);\n}\n',
+      );
+      assert.deepEqual(
+        writerCalls([planted]).map((c) => c.slice(c.lastIndexOf(': ') + 2)),
+        ['WorldState.rollbackTo'],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

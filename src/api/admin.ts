@@ -92,33 +92,34 @@ export function adminMethods({ admin, snapshots }: AdminApiPorts): RpcMethod[] {
       result: voidResult,
       handler: () => admin.resumeSequencer(),
     }),
-    defineMethod({
-      namespace: 'svcAdmin',
-      name: 'rollbackTo',
-      summary:
-        'Pauses sync and rolls the archiver and world state back to a block; sync then reads the rest from L1 again',
-      params: [
-        targetBlockNumber,
-        force,
-        {
-          name: 'resumeSync',
-          schema: z.boolean().describe('Resume sync afterwards (default true)'),
-          optional: true,
+    ...defineMethods(
+      BOTH,
+      {
+        name: 'rollbackTo',
+        summary:
+          'Pauses sync and rolls the archiver and world state back to a block; sync then reads the rest from L1 again',
+        params: [
+          targetBlockNumber,
+          force,
+          {
+            name: 'resumeSync',
+            schema: z.boolean().describe('Resume sync afterwards (default true)'),
+            optional: true,
+          },
+        ],
+        resultName: 'void',
+        result: voidResult,
+        handler: (target, f, resume) => admin.rollbackTo(target, f ?? false, resume ?? true),
+      },
+      // The earlier set always resumes sync afterwards.
+      {
+        nodeAdmin: {
+          summary: 'Rolls the archiver and world state back to a block, then resumes sync',
+          params: [targetBlockNumber, force],
+          handler: (target, f) => admin.rollbackTo(target, f ?? false, true),
         },
-      ],
-      resultName: 'void',
-      result: voidResult,
-      handler: (target, f, resume) => admin.rollbackTo(target, f ?? false, resume ?? true),
-    }),
-    defineMethod({
-      namespace: 'nodeAdmin',
-      name: 'rollbackTo',
-      summary: 'Rolls the archiver and world state back to a block, then resumes sync',
-      params: [targetBlockNumber, force],
-      resultName: 'void',
-      result: voidResult,
-      handler: (target, f) => admin.rollbackTo(target, f ?? false, true),
-    }),
+      },
+    ),
     ...defineMethods(BOTH, {
       name: 'startSnapshotUpload',
       summary:

@@ -5,7 +5,7 @@ import { bytesHex, frHex, l2Address, uint } from '../core/codecs.js';
 import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';
 import type { Point } from '../core/grumpkin.js';
 import type { ContractQueries } from '../queries/contracts.js';
-import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
+import { defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { referenceBlock } from './params.js';
 
 /** A curve point as the reference writes it: 0x + x ‖ y, 32 bytes each. */
@@ -76,24 +76,26 @@ export function contractMethods({ contracts: q }: ContractApiPorts): RpcMethod[]
       result: contractClass.nullable(),
       handler: (id) => classShape(q.contractClass(id)),
     }),
-    defineMethod({
-      namespace: 'svc',
-      name: 'getContract',
-      summary:
-        'A contract instance published through the instance registry, with its current class as of the reference block (default latest), or null',
-      params: [address, { name: 'referenceBlock', schema: referenceBlock, optional: true }],
-      resultName: 'contract',
-      result: contractInstance.nullable(),
-      handler: (a, ref) => instanceShape(q.contract(a, ref)),
-    }),
-    defineMethod({
-      namespace: 'node',
-      name: 'getContract',
-      summary: 'A contract instance published through the instance registry, as of the latest block, or null',
-      params: [address],
-      resultName: 'contract',
-      result: contractInstance.nullable(),
-      handler: (a) => instanceShape(q.contract(a)),
-    }),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'getContract',
+        summary:
+          'A contract instance published through the instance registry, with its current class as of the reference block (default latest), or null',
+        params: [address, { name: 'referenceBlock', schema: referenceBlock, optional: true }],
+        resultName: 'contract',
+        result: contractInstance.nullable(),
+        handler: (a, ref) => instanceShape(q.contract(a, ref)),
+      },
+      // The earlier set takes no reference block: always as of the latest block.
+      {
+        node: {
+          summary:
+            'A contract instance published through the instance registry, as of the latest block, or null',
+          params: [address],
+          handler: (a) => instanceShape(q.contract(a)),
+        },
+      },
+    ),
   ];
 }

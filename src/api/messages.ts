@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { bigintDec, frHex, txHash, uint } from '../core/codecs.js';
 import type { ChainQueries } from '../queries/chain.js';
 import type { MessageQueries } from '../queries/messages.js';
-import { defineMethod, type RpcMethod } from '../rpc/registry.js';
+import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { referenceBlock } from './params.js';
 import { blockNumberOrLatest, siblingPath } from './state.js';
 
@@ -65,25 +65,25 @@ export function messageMethods({ messages: q, chain }: MessageApiPorts): RpcMeth
   const witness = (w: { leafIndex: bigint; siblingPath: bigint[] } | undefined) =>
     w === undefined ? null : ([w.leafIndex, w.siblingPath] as [bigint, bigint[]]);
   return [
-    defineMethod({
-      namespace: 'svc',
-      name: 'getL1ToL2MessageMembershipWitness',
-      summary:
-        'The leaf index and sibling path of an L1-to-L2 message in the tree as of the reference block, or null',
-      params: [{ name: 'referenceBlock', schema: referenceBlock }, l1ToL2Message],
-      resultName: 'witness',
-      result: leafWitness.nullable(),
-      handler: (ref, message) => witness(q.l1ToL2MessageMembershipWitness(ref, message)),
-    }),
-    defineMethod({
-      namespace: 'node',
-      name: 'getL1ToL2MessageMembershipWitness',
-      summary: 'The leaf index and sibling path of an L1-to-L2 message in the tree at a block, or null',
-      params: [{ name: 'blockNumber', schema: blockNumberOrLatest }, l1ToL2Message],
-      resultName: 'witness',
-      result: leafWitness.nullable(),
-      handler: (ref, message) => witness(q.l1ToL2MessageMembershipWitness(ref, message)),
-    }),
+    ...defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'getL1ToL2MessageMembershipWitness',
+        summary:
+          'The leaf index and sibling path of an L1-to-L2 message in the tree as of the reference block, or null',
+        params: [{ name: 'referenceBlock', schema: referenceBlock }, l1ToL2Message],
+        resultName: 'witness',
+        result: leafWitness.nullable(),
+        handler: (ref, message) => witness(q.l1ToL2MessageMembershipWitness(ref, message)),
+      },
+      // A block number or latest in place of the reference block: the same BlockRef once decoded.
+      {
+        node: {
+          summary: 'The leaf index and sibling path of an L1-to-L2 message in the tree at a block, or null',
+          params: [{ name: 'blockNumber', schema: blockNumberOrLatest }, l1ToL2Message],
+        },
+      },
+    ),
     defineMethod({
       namespace: 'svc',
       name: 'getL1ToL2MessageCheckpoint',
@@ -129,28 +129,31 @@ export function messageMethods({ messages: q, chain }: MessageApiPorts): RpcMeth
       handler: async (hash, message, index) =>
         (await q.l2ToL1MembershipWitness(hash, message, index)) ?? null,
     }),
-    defineMethod({
-      namespace: 'svc',
-      name: 'getL2ToL1Messages',
-      summary:
-        'The L2-to-L1 messages of an epoch, per checkpoint, block and tx ([] for an epoch without checkpoints; deprecated: use svc_getL2ToL1MembershipWitness)',
-      deprecated: true,
-      params: [{ name: 'epoch', schema: uint }],
-      resultName: 'messages',
-      result: z.array(z.array(z.array(z.array(frHex)))),
-      handler: (epoch) => q.l2ToL1Messages(epoch),
-    }),
-    defineMethod({
-      namespace: 'node',
-      name: 'getL2ToL1Messages',
-      summary: 'The L2-to-L1 messages of a block, per tx, or null for a block the chain does not have',
-      params: [{ name: 'blockNumber', schema: blockNumberOrLatest }],
-      resultName: 'messages',
-      result: z.array(z.array(frHex)).nullable(),
-      handler: (ref) => {
-        const n = chain.blockNumberOf(ref);
-        return n === undefined ? null : (q.l2ToL1MessagesOfBlock(n) ?? null);
+    ...defineMethods(
+      ['svc', 'node'],
+      {
+        name: 'getL2ToL1Messages',
+        summary:
+          'The L2-to-L1 messages of an epoch, per checkpoint, block and tx ([] for an epoch without checkpoints; deprecated: use svc_getL2ToL1MembershipWitness)',
+        deprecated: true,
+        params: [{ name: 'epoch', schema: uint }],
+        resultName: 'messages',
+        result: z.array(z.array(z.array(z.array(frHex)))),
+        handler: (epoch) => q.l2ToL1Messages(epoch),
       },
-    }),
+      // The earlier twin shares only the name: it reads one block, not an epoch, and is current.
+      {
+        node: {
+          summary: 'The L2-to-L1 messages of a block, per tx, or null for a block the chain does not have',
+          deprecated: false,
+          params: [{ name: 'blockNumber', schema: blockNumberOrLatest }],
+          result: z.array(z.array(frHex)).nullable(),
+          handler: (ref) => {
+            const n = chain.blockNumberOf(ref);
+            return n === undefined ? null : (q.l2ToL1MessagesOfBlock(n) ?? null);
+          },
+        },
+      },
+    ),
   ];
 }

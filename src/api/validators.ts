@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { checkpointHeader } from '../core/block-codecs.js';
 import { bigintDec, ethAddress, frHex, slotNumber, txHash, uint } from '../core/codecs.js';
 import type { ValidatorQueries } from '../queries/validators.js';
-import { defineMethods, type RpcMethod } from '../rpc/registry.js';
+import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { ATTESTATION_STATUSES, PROPOSAL_STATUSES } from '../validators/stats.js';
 
 const slotTime = z.object({ timestamp: bigintDec, slot: uint, date: z.string() });
@@ -162,7 +162,8 @@ export function validatorMethods({ validators: v }: ValidatorApiPorts): RpcMetho
       result: singleValidatorStats,
       handler: (address, from, to) => v.getValidatorStats(address, from, to),
     }),
-    ...defineMethods(['svc'], {
+    defineMethod({
+      namespace: 'svc',
       name: 'getPeers',
       summary: 'Connected peers; with includePending also peers being dialled and known ones not connected',
       params: [{ name: 'includePending', schema: z.boolean(), optional: true }],
@@ -170,7 +171,8 @@ export function validatorMethods({ validators: v }: ValidatorApiPorts): RpcMetho
       result: z.array(peerInfo),
       handler: (includePending) => v.getPeers(includePending ?? false),
     }),
-    ...defineMethods(['svc'], {
+    defineMethod({
+      namespace: 'svc',
       name: 'getCheckpointAttestationsForSlot',
       summary:
         "The slot's checkpoint attestations in the attestation pool; with proposalPayloadHash only those signing that payload",
@@ -189,7 +191,8 @@ export function validatorMethods({ validators: v }: ValidatorApiPorts): RpcMetho
       result: z.array(checkpointAttestation),
       handler: (slot, hash) => v.getCheckpointAttestationsForSlot(slot, hash),
     }),
-    ...defineMethods(['svc'], {
+    defineMethod({
+      namespace: 'svc',
       name: 'getProposalsForSlot',
       summary: 'The block and checkpoint proposals of a slot kept in the attestation pool',
       params: [{ name: 'slot', schema: slotNumber }],
@@ -205,7 +208,8 @@ export function validatorMethods({ validators: v }: ValidatorApiPorts): RpcMetho
       result: z.array(offense),
       handler: (round) => v.getSlashOffenses(round),
     }),
-    ...defineMethods(['nodeAdmin'], {
+    defineMethod({
+      namespace: 'nodeAdmin',
       name: 'getSlashPayloads',
       summary:
         "The slash payloads proposers voted for in the current round, with their votes, from the rollup's Slasher",

@@ -460,14 +460,16 @@ export class Sequencer {
     const stepList = Object.entries(steps)
       .map(([step, ms]) => `${step} ${ms}`)
       .join(', ');
-    const timing = `${txCount} txs built in ${buildMs} ms, finished in ${finishMs} ms: ${stepList}`;
+    // With the realtime clock, also how much of the slot was left when this began, and for the
+    // attestations: a late start, not slow work, can be what costs a slot.
+    const slack =
+      deadlines === undefined
+        ? ''
+        : `; begun ${deadlines.sendBy - began} ms before the send deadline, ${Math.max(0, attestationDeadline - attestStart)} ms left for attestations`;
+    const timing = `${txCount} txs built in ${buildMs} ms, finished in ${finishMs} ms: ${stepList}${slack}`;
     if (attestations === undefined) {
       this.sentForSlot = slot;
-      const window =
-        deadlines === undefined
-          ? ''
-          : `; begun ${deadlines.sendBy - began} ms before the send deadline, ${Math.max(0, attestationDeadline - attestStart)} ms left for attestations`;
-      logger.warn(`checkpoint ${n} (slot ${slot}) not sent: no quorum (${timing}${window})`);
+      logger.warn(`checkpoint ${n} (slot ${slot}) not sent: no quorum (${timing})`);
       return { kind: 'no-quorum', slot };
     }
     // A proposal that can no longer be mined in its slot is not sent: L1 would refuse it, and

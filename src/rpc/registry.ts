@@ -54,6 +54,8 @@ export interface RpcMethod {
   readonly resultName: string;
   readonly result: z.ZodType;
   readonly handler: (...args: unknown[]) => unknown;
+  /** The namespaces one defineMethods call declared this method in, its own included (its twins). */
+  readonly declaredIn?: readonly Namespace[];
 }
 
 /** Declares a method; the handler's argument types follow from the param schemas. */
@@ -310,9 +312,14 @@ export function defineMethods<
   }
   return namespaces.map((namespace) => {
     const override = overrides[namespace];
-    if (override === undefined) return defineMethod<Ps, R>({ ...spec, namespace });
+    if (override === undefined)
+      return { ...defineMethod<Ps, R>({ ...spec, namespace }), declaredIn: namespaces };
     const given = Object.fromEntries(Object.entries(override).filter(([, value]) => value !== undefined));
     // The override's type has checked that the handler fits the params and result it ends up with.
-    return defineMethod({ ...spec, ...given, namespace } as MethodSpec<readonly ParamSpec[], z.ZodType>);
+    const method = defineMethod({ ...spec, ...given, namespace } as MethodSpec<
+      readonly ParamSpec[],
+      z.ZodType
+    >);
+    return { ...method, declaredIn: namespaces };
   });
 }

@@ -162,6 +162,24 @@ describe('the method sets of both ports', () => {
     });
   }
 
+  test('a method both sets have is declared once for both, with defineMethods', () => {
+    const registry = buildRegistry(node);
+    const sets = [
+      ['svc', 'node'],
+      ['svcAdmin', 'nodeAdmin'],
+    ] as const;
+    const declaredApart: string[] = [];
+    for (const [current, earlier] of sets) {
+      for (const method of registry.all().filter((m) => m.namespace === current)) {
+        const twin = registry.get(`${earlier}_${method.name}`);
+        if (twin === undefined) continue;
+        const together = method.declaredIn?.includes(earlier) && twin.declaredIn?.includes(current);
+        if (!together) declaredApart.push(method.fullName);
+      }
+    }
+    assert.deepEqual(declaredApart, []);
+  });
+
   test('without the dev operations no svcDev_ method is declared', () => {
     const names = Object.keys(digests(declarationsOnly(undefined), 'admin'));
     assert.deepEqual(

@@ -121,6 +121,7 @@ describe('defineMethods: twins in several namespaces', () => {
       ['svc_twin', 'node_twin', 'node', 'a twin'],
     );
     assert.equal(node!.handler(1), 2);
+    assert.deepEqual(node!.declaredIn, ['svc', 'node']);
   });
 
   test('an override changes only what it gives, and only in its namespace', () => {

@@ -1,7 +1,8 @@
 // All method sets of the node, in one registry. Each topic file declares its methods of both
-// sets side by side (svc_ and node_, or svcAdmin_ and nodeAdmin_), with their schemas beside it,
-// and the ports it calls: the few members of the node's parts its handlers use. This is the one
-// place that hands each topic its parts of the node.
+// sets (svc_ and node_, or svcAdmin_ and nodeAdmin_; a method both have is one defineMethods
+// call, its earlier twin's differences as an override), with their schemas beside it, and the
+// ports it calls: the few members of the node's parts its handlers use. This is the one place
+// that hands each topic its parts of the node.
 import { MethodRegistry } from '../rpc/registry.js';
 import { type AdminApiPorts, adminMethods } from './admin.js';
 import { type ChainApiPorts, chainMethods } from './chain.js';

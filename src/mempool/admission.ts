@@ -17,9 +17,9 @@ export class TxAdmission {
   constructor(
     private readonly o: {
       pool: TxPool;
-      chain: ChainReader;
-      validator: TxValidator;
-      contexts: ValidationContexts;
+      chain: Pick<ChainReader, 'getTxEffect'>;
+      validator: Pick<TxValidator, 'validate'>;
+      contexts: Pick<ValidationContexts, 'latest'>;
       logger: Logger;
     },
   ) {

@@ -24,9 +24,9 @@ export class PoolSettling {
   constructor(
     private readonly o: {
       pool: TxPool;
-      chain: ChainReader;
-      worldState: WorldState;
-      fees: MinFees;
+      chain: Pick<ChainReader, 'latestBlockNumber' | 'getBlock' | 'getTips' | 'getTxEffect'>;
+      worldState: Pick<WorldState, 'latestBlockNumber' | 'at'>;
+      fees: Pick<MinFees, 'refresh' | 'last'>;
       constants: L1RollupConstants;
       logger: Logger;
     },

@@ -46,9 +46,9 @@ export function minedStatus(blockNumber: number, tips: ChainTips): MinedStatus {
 export class TxReceipts {
   constructor(
     private readonly o: {
-      chain: ChainReader;
-      pool: TxPool;
-      revertReasons: RevertReasons;
+      chain: Pick<ChainReader, 'getTxEffect' | 'getTips'>;
+      pool: Pick<TxPool, 'status' | 'get'>;
+      revertReasons: Pick<RevertReasons, 'get'>;
       constants: L1RollupConstants;
     },
   ) {}

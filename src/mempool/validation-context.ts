@@ -24,9 +24,9 @@ export class ValidationContexts {
 
   constructor(
     private readonly o: NetworkRules & {
-      worldState: WorldState;
-      fees: MinFees;
-      pool: TxPool;
+      worldState: Pick<WorldState, 'latestBlockNumber' | 'at'>;
+      fees: Pick<MinFees, 'reading'>;
+      pool: Pick<TxPool, 'conflictsOf' | 'getEntry'>;
       allowedSetup: readonly AllowedElement[];
     },
   ) {

@@ -310,16 +310,14 @@ export function defineMethods<
       throw new Error(`${spec.name}: an override for ${namespace}, where the method is not declared`);
     }
   }
-  return namespaces.map((namespace) => {
+  return namespaces.map((namespace): RpcMethod => {
     const override = overrides[namespace];
-    if (override === undefined)
+    if (override === undefined) {
       return { ...defineMethod<Ps, R>({ ...spec, namespace }), declaredIn: namespaces };
+    }
     const given = Object.fromEntries(Object.entries(override).filter(([, value]) => value !== undefined));
     // The override's type has checked that the handler fits the params and result it ends up with.
-    const method = defineMethod({ ...spec, ...given, namespace } as MethodSpec<
-      readonly ParamSpec[],
-      z.ZodType
-    >);
-    return { ...method, declaredIn: namespaces };
+    const twin = { ...spec, ...given, namespace } as MethodSpec<readonly ParamSpec[], z.ZodType>;
+    return { ...defineMethod(twin), declaredIn: namespaces };
   });
 }

@@ -6,7 +6,7 @@ import type { ChainReader } from '../archiver/chain-reader.js';
 import type { L2Block } from '../core/block.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { type L1RollupConstants, slotStart } from '../core/time.js';
-import type { WorldState } from '../world-state/world-state.js';
+import type { ReadableWorldState } from '../world-state/world-state.js';
 import type { MinFees } from './min-fees.js';
 import type { TxPool } from './tx-pool.js';
 import { findUnincludable } from './unincludable.js';
@@ -25,7 +25,7 @@ export class PoolSettling {
     private readonly o: {
       pool: TxPool;
       chain: Pick<ChainReader, 'latestBlockNumber' | 'getBlock' | 'getTips' | 'getTxEffect'>;
-      worldState: Pick<WorldState, 'latestBlockNumber' | 'at'>;
+      worldState: Pick<ReadableWorldState, 'latestBlockNumber' | 'at'>;
       fees: Pick<MinFees, 'refresh' | 'last'>;
       constants: L1RollupConstants;
       logger: Logger;

@@ -17,7 +17,7 @@ import {
 } from '../execution/executor.js';
 import { publicDataLeafSlot } from '../execution/public-storage.js';
 import { TreeId, type WorldStateFork } from '../world-state/types.js';
-import type { WorldState } from '../world-state/world-state.js';
+import type { ReadableWorldState } from '../world-state/world-state.js';
 import type { MinFees } from './min-fees.js';
 import type { NetworkRules, ValidationContexts } from './validation-context.js';
 import type { TxValidator } from './validator.js';
@@ -46,7 +46,7 @@ export interface PublicSimulationOutput {
 export class TxSimulator {
   constructor(
     private readonly o: Pick<NetworkRules, 'constants' | 'chainId' | 'rollupVersion'> & {
-      worldState: WorldState;
+      worldState: ReadableWorldState;
       fees: MinFees;
       contexts: ValidationContexts;
       validator: TxValidator;

@@ -16,7 +16,7 @@ import type { L1RollupConstants } from '../core/time.js';
 import { computeTxHashOffThread, type Gas, type Tx } from '../core/tx.js';
 import type { ExecutionOptions } from '../execution/executor.js';
 import type { StoreEnvironment } from '../store/environment.js';
-import type { WorldState } from '../world-state/world-state.js';
+import type { ReadableWorldState } from '../world-state/world-state.js';
 import { TxAdmission } from './admission.js';
 import { type MinFeeSource, MinFees } from './min-fees.js';
 import { PoolSettling } from './pool-settling.js';
@@ -30,7 +30,7 @@ import { type TxValidationResult, TxValidator, type ValidationOptions } from './
 
 export interface TxServiceOptions {
   env: StoreEnvironment;
-  worldState: WorldState;
+  worldState: ReadableWorldState;
   chain: ChainReader;
   fees: MinFeeSource;
   constants: L1RollupConstants;

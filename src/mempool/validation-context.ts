@@ -5,7 +5,7 @@ import type { AllowedElement } from '../core/constants.js';
 import type { Fr } from '../core/field.js';
 import { type L1RollupConstants, slotStart } from '../core/time.js';
 import type { Gas } from '../core/tx.js';
-import type { WorldState } from '../world-state/world-state.js';
+import type { ReadableWorldState } from '../world-state/world-state.js';
 import type { MinFees } from './min-fees.js';
 import type { TxPool } from './tx-pool.js';
 import { DEV_PROOF_VERIFIER, type ValidationContext } from './validator.js';
@@ -24,7 +24,7 @@ export class ValidationContexts {
 
   constructor(
     private readonly o: NetworkRules & {
-      worldState: Pick<WorldState, 'latestBlockNumber' | 'at'>;
+      worldState: Pick<ReadableWorldState, 'latestBlockNumber' | 'at'>;
       fees: Pick<MinFees, 'reading'>;
       pool: Pick<TxPool, 'conflictsOf' | 'getEntry'>;
       allowedSetup: readonly AllowedElement[];

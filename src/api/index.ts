@@ -3,7 +3,17 @@
 // call, its earlier twin's differences as an override), with their schemas beside it, and the
 // ports it calls: the few members of the node's parts its handlers use. This is the one place
 // that hands each topic its parts of the node.
+import type { z } from 'zod';
+import type { LogPosition } from '../archiver/log-store.js';
+import type { adminConfig, adminConfigUpdate } from '../client/methods/admin.js';
+import type * as clientLogs from '../client/methods/logs.js';
+import type * as clientParams from '../client/methods/params.js';
+import type * as clientValidators from '../client/methods/validators.js';
+import type * as nodeAdmin from '../node/admin-config.js';
+import type { BlockRef, CheckpointRef, CheckpointsQuery } from '../queries/chain.js';
+import type { LOG_FILTER_PAGE, LOGS_PER_TAG_PAGE } from '../queries/logs.js';
 import { MethodRegistry } from '../rpc/registry.js';
+import type { ATTESTATION_STATUSES, PROPOSAL_STATUSES } from '../validators/stats.js';
 import { type AdminApiPorts, adminMethods } from './admin.js';
 import { type ChainApiPorts, chainMethods } from './chain.js';
 import { type ContractApiPorts, contractMethods } from './contracts.js';
@@ -51,3 +61,25 @@ export function buildRegistry(node: ApiNode): MethodRegistry {
     ...devMethods({ dev: node.dev }),
   );
 }
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Agree<T extends true> = T;
+type Codes<S extends z.ZodType> = [z.input<S>, z.output<S>];
+
+/**
+ * The method declarations live in src/client/methods/ so that the typed client can read them, and
+ * a few shapes they use belong to layers the client may not import; the declarations restate
+ * them. These types fail to compile when a restated shape and its original part ways.
+ */
+export type RestatedShapesAgree = [
+  Agree<Same<clientParams.BlockRef, BlockRef>>,
+  Agree<Same<clientParams.CheckpointRef, CheckpointRef>>,
+  Agree<Same<clientParams.CheckpointsQuery, CheckpointsQuery>>,
+  Agree<Same<clientLogs.LogPosition, LogPosition>>,
+  Agree<Same<typeof clientLogs.LOGS_PER_TAG_PAGE, typeof LOGS_PER_TAG_PAGE>>,
+  Agree<Same<typeof clientLogs.LOG_FILTER_PAGE, typeof LOG_FILTER_PAGE>>,
+  Agree<Same<typeof clientValidators.PROPOSAL_STATUSES, typeof PROPOSAL_STATUSES>>,
+  Agree<Same<typeof clientValidators.ATTESTATION_STATUSES, typeof ATTESTATION_STATUSES>>,
+  Agree<Same<Codes<typeof adminConfig>, Codes<typeof nodeAdmin.adminConfig>>>,
+  Agree<Same<Codes<typeof adminConfigUpdate>, Codes<typeof nodeAdmin.adminConfigUpdate>>>,
+];

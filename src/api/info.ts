@@ -1,24 +1,6 @@
-// Node information methods. The current set (svc_) and the earlier set (node_) answer them
-// identically, so both sets are declared from one list; the earlier set's debug method that
-// registers function signatures (named in logs) follows.
-import { z } from 'zod';
-import { uint } from '../core/codecs.js';
+import { infoDeclarations } from '../client/methods/info.js';
 import type { NodeStatus } from '../node/status.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
-import { allowedElements, l1ContractAddresses, nodeInfo, protocolContractAddresses } from './info-schemas.js';
-import { voidResult } from './schemas.js';
-
-/** The earlier set's limits on its debug method (docs/rpc.md, "Limits"): count and length. */
-const MAX_SIGNATURES = 100;
-const MAX_SIGNATURE_LENGTH = 10_000;
-
-const functionSignature = z
-  .string()
-  .min(3, 'a function signature looks like name(type,...)')
-  .max(MAX_SIGNATURE_LENGTH, `a function signature is at most ${MAX_SIGNATURE_LENGTH} characters`)
-  .regex(/^[^\s()]+\(\S*\)$/, 'a function signature looks like name(type,...) and has no whitespace');
-
-const BOTH = ['svc', 'node'] as const;
 
 /** What the info methods call: what the node says about itself, and the signature book's writer. */
 export interface InfoApiPorts {
@@ -35,93 +17,44 @@ export interface InfoApiPorts {
 
 export function infoMethods({ info }: InfoApiPorts): RpcMethod[] {
   return [
-    ...defineMethods(BOTH, {
-      name: 'getNodeInfo',
-      summary: 'Information about the node: versions, chain id, protocol contracts, tx limits',
-      params: [],
-      resultName: 'nodeInfo',
-      result: nodeInfo,
+    ...defineMethods(infoDeclarations.getNodeInfo.namespaces, {
+      ...infoDeclarations.getNodeInfo.spec,
       handler: () => info.getNodeInfo(),
     }),
-    ...defineMethods(BOTH, {
-      name: 'getNodeVersion',
-      summary: 'The version of the node package',
-      params: [],
-      resultName: 'version',
-      result: z.string(),
+    ...defineMethods(infoDeclarations.getNodeVersion.namespaces, {
+      ...infoDeclarations.getNodeVersion.spec,
       handler: () => info.getNodeInfo().nodeVersion,
     }),
-    ...defineMethods(BOTH, {
-      name: 'getVersion',
-      summary: 'The rollup version',
-      params: [],
-      resultName: 'rollupVersion',
-      result: uint,
+    ...defineMethods(infoDeclarations.getVersion.namespaces, {
+      ...infoDeclarations.getVersion.spec,
       handler: () => info.getNodeInfo().rollupVersion,
     }),
-    ...defineMethods(BOTH, {
-      name: 'getChainId',
-      summary: 'The chain id of the L1 chain',
-      params: [],
-      resultName: 'chainId',
-      result: uint,
+    ...defineMethods(infoDeclarations.getChainId.namespaces, {
+      ...infoDeclarations.getChainId.spec,
       handler: () => info.getNodeInfo().l1ChainId,
     }),
-    ...defineMethods(BOTH, {
-      name: 'isReady',
-      summary: 'Whether the node is ready to accept transactions',
-      params: [],
-      resultName: 'ready',
-      result: z.boolean(),
+    ...defineMethods(infoDeclarations.isReady.namespaces, {
+      ...infoDeclarations.isReady.spec,
       handler: () => info.isReady(),
     }),
-    ...defineMethods(BOTH, {
-      name: 'getEncodedEnr',
-      summary: 'The node record for peer discovery, or null while P2P is off',
-      params: [],
-      resultName: 'enr',
-      result: z.string().optional(),
+    ...defineMethods(infoDeclarations.getEncodedEnr.namespaces, {
+      ...infoDeclarations.getEncodedEnr.spec,
       handler: () => info.getEncodedEnr(),
     }),
-    ...defineMethods(BOTH, {
-      name: 'getAllowedPublicSetup',
-      summary: 'Public functions allowed in the setup phase of a tx: protocol defaults plus configuration',
-      params: [],
-      resultName: 'allowedElements',
-      result: allowedElements,
+    ...defineMethods(infoDeclarations.getAllowedPublicSetup.namespaces, {
+      ...infoDeclarations.getAllowedPublicSetup.spec,
       handler: () => info.getAllowedPublicSetup(),
     }),
-    ...defineMethods(BOTH, {
-      name: 'getL1ContractAddresses',
-      summary: 'Addresses of the rollup contracts on L1',
-      params: [],
-      resultName: 'l1ContractAddresses',
-      result: l1ContractAddresses,
+    ...defineMethods(infoDeclarations.getL1ContractAddresses.namespaces, {
+      ...infoDeclarations.getL1ContractAddresses.spec,
       handler: () => info.getL1ContractAddresses(),
     }),
-    ...defineMethods(BOTH, {
-      name: 'getProtocolContractAddresses',
-      summary: 'Addresses of the protocol contracts',
-      params: [],
-      resultName: 'protocolContractAddresses',
-      result: protocolContractAddresses,
+    ...defineMethods(infoDeclarations.getProtocolContractAddresses.namespaces, {
+      ...infoDeclarations.getProtocolContractAddresses.spec,
       handler: () => info.getNodeInfo().protocolContractAddresses,
     }),
     defineMethod({
-      namespace: 'node',
-      name: 'registerContractFunctionSignatures',
-      summary: 'Registers function signatures so that their selectors are named in logs',
-      params: [
-        {
-          name: 'functionSignatures',
-          schema: z
-            .array(functionSignature)
-            .max(MAX_SIGNATURES, `at most ${MAX_SIGNATURES} signatures per call`),
-          description: 'Signatures such as transfer((Field),u128)',
-        },
-      ],
-      resultName: 'void',
-      result: voidResult,
+      ...infoDeclarations.node_registerContractFunctionSignatures,
       handler: (signatures) => info.registerFunctionSignatures(signatures),
     }),
   ];

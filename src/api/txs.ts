@@ -1,34 +1,10 @@
-// Transaction and fee methods of both sets (svc_ current, node_ earlier).
-import { z } from 'zod';
-import { txHash } from '../core/codecs.js';
+import { MAX_RPC_TXS } from '../client/methods/tx-schemas.js';
+import { txsDeclarations } from '../client/methods/txs.js';
 import type { Fr } from '../core/field.js';
 import { type Tx, withoutProof } from '../core/tx.js';
 import { toTx, type WireTx } from '../core/tx-codecs.js';
 import type { TxService } from '../mempool/tx-service.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
-import { voidResult } from './schemas.js';
-import {
-  gasFees,
-  getTxByHashOptions,
-  getTxReceiptOptions,
-  indexedTxEffect,
-  isValidTxOptions,
-  MAX_RPC_TXS,
-  manaUsageEstimate,
-  publicSimulationOutput,
-  simulationOverrides,
-  svcPublicSimulationOutput,
-  tx,
-  txReceipt,
-  txReceiptEarlier,
-  txValidationResult,
-} from './tx-schemas.js';
-
-const pendingLimit = z
-  .number()
-  .int()
-  .min(1, 'limit is at least 1')
-  .max(MAX_RPC_TXS, `at most ${MAX_RPC_TXS} pending txs per call`);
 
 /** What the tx methods call: the tx service's admission, pool, receipt and fee members. */
 export interface TxApiPorts {
@@ -56,58 +32,32 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
     txs.getPendingTxs(limit, after).map((e) => out(e.tx, e.hash, includeProof));
 
   return [
-    ...defineMethods(['svc', 'node'], {
-      name: 'sendTx',
-      summary: 'Validates a tx and adds it to the mempool (-32003 with every reason when invalid)',
-      params: [{ name: 'tx', schema: tx }],
-      resultName: 'result',
-      result: voidResult,
+    ...defineMethods(txsDeclarations.sendTx.namespaces, {
+      ...txsDeclarations.sendTx.spec,
       handler: async (wire) => {
         const { tx: t, claimedHash } = toTx(wire);
         await txs.sendTx(t, claimedHash);
       },
     }),
-    ...defineMethods(['svc', 'node'], {
-      name: 'isValidTx',
-      summary: 'Whether the tx is valid for inclusion at the current state, with every failed check',
-      params: [
-        { name: 'tx', schema: tx },
-        { name: 'options', schema: isValidTxOptions, optional: true },
-      ],
-      resultName: 'validation',
-      result: txValidationResult,
+    ...defineMethods(txsDeclarations.isValidTx.namespaces, {
+      ...txsDeclarations.isValidTx.spec,
       handler: (wire, options) => {
         const { tx: t, claimedHash } = toTx(wire);
         return txs.isValidTx(t, claimedHash, options ?? {});
       },
     }),
-    ...defineMethods(['svc', 'node'], {
-      name: 'getPendingTxCount',
-      summary: 'How many txs are pending in the mempool',
-      params: [],
-      resultName: 'count',
-      result: z.number().int(),
+    ...defineMethods(txsDeclarations.getPendingTxCount.namespaces, {
+      ...txsDeclarations.getPendingTxCount.spec,
       handler: () => txs.pendingCount,
     }),
-    ...defineMethods(['svc', 'node'], {
-      name: 'getTxEffect',
-      summary: 'The effect of a mined tx with its block, or null (svc_: deprecated, use getTxReceipt)',
-      params: [{ name: 'txHash', schema: txHash }],
-      resultName: 'txEffect',
-      result: indexedTxEffect.optional(),
+    ...defineMethods(txsDeclarations.getTxEffect.namespaces, {
+      ...txsDeclarations.getTxEffect.spec,
       handler: (hash) => txs.getTxEffect(hash),
     }),
     ...defineMethods(
-      ['svc', 'node'],
+      txsDeclarations.getTxReceipt.namespaces,
       {
-        name: 'getTxReceipt',
-        summary: 'The receipt: mined (with its tip status), pending, or dropped',
-        params: [
-          { name: 'txHash', schema: txHash },
-          { name: 'options', schema: getTxReceiptOptions, optional: true },
-        ],
-        resultName: 'receipt',
-        result: txReceipt,
+        ...txsDeclarations.getTxReceipt.spec,
         handler: (hash, options) => {
           const receipt = txs.getTxReceipt(hash, options ?? {});
           if (receipt.status !== 'pending') return receipt;
@@ -115,12 +65,9 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
           return pending ? { ...rest, tx: out(pending, hash, options?.includeProof) } : rest;
         },
       },
-      // The earlier receipt: no options, no tip status, an error string in every status.
       {
         node: {
-          summary: 'The receipt: status mined, pending or dropped',
-          params: [{ name: 'txHash', schema: txHash }],
-          result: txReceiptEarlier,
+          ...txsDeclarations.getTxReceipt.overrides.node,
           handler: (hash) => {
             const r = txs.getTxReceipt(hash);
             if (r.status === 'pending') return { txHash: hash, status: 'pending' as const, error: '' };
@@ -139,26 +86,17 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
       },
     ),
     ...defineMethods(
-      ['svc', 'node'],
+      txsDeclarations.getTxByHash.namespaces,
       {
-        name: 'getTxByHash',
-        summary: 'A pending tx, or null; its proof only with includeProof',
-        params: [
-          { name: 'txHash', schema: txHash },
-          { name: 'options', schema: getTxByHashOptions, optional: true },
-        ],
-        resultName: 'tx',
-        result: tx.optional(),
+        ...txsDeclarations.getTxByHash.spec,
         handler: (hash, options) => {
           const t = txs.getPendingTx(hash);
           return t && out(t, hash, options?.includeProof);
         },
       },
-      // The earlier set takes no options: never a proof.
       {
         node: {
-          summary: 'A pending tx, or null',
-          params: [{ name: 'txHash', schema: txHash }],
+          ...txsDeclarations.getTxByHash.overrides.node,
           handler: (hash) => {
             const t = txs.getPendingTx(hash);
             return t && out(t, hash);
@@ -167,18 +105,7 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
       },
     ),
     defineMethod({
-      namespace: 'svc',
-      name: 'getTxsByHash',
-      summary: `The pending txs among up to ${MAX_RPC_TXS} hashes; proofs only with includeProof`,
-      params: [
-        {
-          name: 'txHashes',
-          schema: z.array(txHash).max(MAX_RPC_TXS, `at most ${MAX_RPC_TXS} tx hashes per call`),
-        },
-        { name: 'options', schema: getTxByHashOptions, optional: true },
-      ],
-      resultName: 'txs',
-      result: z.array(tx),
+      ...txsDeclarations.svc_getTxsByHash,
       handler: (hashes, options) =>
         hashes.flatMap((h) => {
           const t = txs.getPendingTx(h);
@@ -186,97 +113,40 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
         }),
     }),
     ...defineMethods(
-      ['svc', 'node'],
+      txsDeclarations.getPendingTxs.namespaces,
       {
-        name: 'getPendingTxs',
-        summary: `Pending txs in priority order, up to limit (default and max ${MAX_RPC_TXS}), after a given tx`,
-        params: [
-          { name: 'limit', schema: pendingLimit, optional: true },
-          { name: 'after', schema: txHash, optional: true },
-          { name: 'options', schema: getTxByHashOptions, optional: true },
-        ],
-        resultName: 'txs',
-        result: z.array(tx),
+        ...txsDeclarations.getPendingTxs.spec,
         handler: (limit, after, options) => pendingTxs(limit ?? MAX_RPC_TXS, after, options?.includeProof),
       },
-      // The earlier set takes no options: never a proof.
       {
         node: {
-          summary: `Pending txs in priority order, limit 1 to ${MAX_RPC_TXS} (default ${MAX_RPC_TXS}), after a given tx`,
-          params: [
-            { name: 'limit', schema: pendingLimit, optional: true },
-            { name: 'after', schema: txHash, optional: true },
-          ],
+          ...txsDeclarations.getPendingTxs.overrides.node,
           handler: (limit, after) => pendingTxs(limit ?? MAX_RPC_TXS, after),
         },
       },
     ),
     ...defineMethods(
-      ['svc', 'node'],
+      txsDeclarations.simulatePublicCalls.namespaces,
       {
-        name: 'simulatePublicCalls',
-        summary: 'Runs the tx on a fork of the latest state; overrides apply to the fork only',
-        params: [
-          { name: 'tx', schema: tx },
-          { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
-          { name: 'overrides', schema: simulationOverrides, optional: true },
-        ],
-        resultName: 'output',
-        result: svcPublicSimulationOutput,
+        ...txsDeclarations.simulatePublicCalls.spec,
         handler: async (wire, skip, overrides) => {
           const output = await txs.simulatePublicCalls(toTx(wire).tx, skip ?? false, overrides ?? {});
           return { ...output, transactionFee: output.txEffect.transactionFee };
         },
       },
-      // The earlier set takes no state overrides, and its output is the reference's shape, without
-      // the top-level transactionFee.
       {
         node: {
-          summary: 'Runs the public part of the tx on a fork of the latest state',
-          params: [
-            { name: 'tx', schema: tx },
-            { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
-          ],
-          result: publicSimulationOutput,
+          ...txsDeclarations.simulatePublicCalls.overrides.node,
           handler: (wire, skip) => txs.simulatePublicCalls(toTx(wire).tx, skip ?? false),
         },
       },
     ),
+    defineMethod({ ...txsDeclarations.svc_getCurrentMinFees, handler: () => txs.currentMinFees() }),
+    defineMethod({ ...txsDeclarations.node_getCurrentBaseFees, handler: () => txs.currentMinFees() }),
     defineMethod({
-      namespace: 'svc',
-      name: 'getCurrentMinFees',
-      summary: 'The min fees per gas a tx must pay to enter the next block',
-      params: [],
-      resultName: 'fees',
-      result: gasFees,
-      handler: () => txs.currentMinFees(),
-    }),
-    defineMethod({
-      namespace: 'node',
-      name: 'getCurrentBaseFees',
-      summary: 'The min fees per gas a tx must pay to enter the next block',
-      params: [],
-      resultName: 'fees',
-      result: gasFees,
-      handler: () => txs.currentMinFees(),
-    }),
-    defineMethod({
-      namespace: 'svc',
-      name: 'getPredictedMinFees',
-      summary: 'Current min fees, then one entry per predicted slot, for a mana usage (default target)',
-      params: [{ name: 'manaUsage', schema: manaUsageEstimate, optional: true }],
-      resultName: 'fees',
-      result: z.array(gasFees),
+      ...txsDeclarations.svc_getPredictedMinFees,
       handler: (usage) => txs.predictedMinFees(usage ?? 'target'),
     }),
-    defineMethod({
-      namespace: 'svc',
-      name: 'getMaxPriorityFees',
-      summary: 'The priority fees per gas of the best pending tx (zero when the mempool is empty)',
-      params: [],
-      resultName: 'fees',
-      result: gasFees,
-      handler: () => txs.maxPriorityFees(),
-    }),
+    defineMethod({ ...txsDeclarations.svc_getMaxPriorityFees, handler: () => txs.maxPriorityFees() }),
   ];
 }

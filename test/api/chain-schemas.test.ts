@@ -14,7 +14,7 @@ import {
   l2Block,
   l2TipsEarlier,
   worldStateSyncStatus,
-} from '../../src/api/chain-schemas.js';
+} from '../../src/client/methods/chain-schemas.js';
 import { RevertCode } from '../../src/core/block.js';
 import { emptyCheckpointHeader, emptyGlobalVariables } from '../../src/core/block-header.js';
 import { buildBlock } from '../../src/execution/block-builder.js';

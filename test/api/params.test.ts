@@ -8,7 +8,7 @@ import {
   checkpointsQuery,
   checkpointTag,
   referenceBlock,
-} from '../../src/api/params.js';
+} from '../../src/client/methods/params.js';
 import { decodeParams, defineMethod } from '../../src/rpc/registry.js';
 
 const ok = (schema: z.ZodType, value: unknown) => {

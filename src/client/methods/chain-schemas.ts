@@ -9,8 +9,8 @@ import {
   globalVariables,
   l2Block,
   txEffect,
-} from '../core/block-codecs.js';
-import { bigintDec, blockHash, ethAddress, frHex, uint } from '../core/codecs.js';
+} from '../../core/block-codecs.js';
+import { bigintDec, blockHash, ethAddress, frHex, uint } from '../../core/codecs.js';
 
 // The block codecs themselves are in core (they also encode checkpoint bodies for L1).
 export { appendOnlyTreeSnapshot, blockHeader, checkpointHeader, gasFees, globalVariables, l2Block, txEffect };

@@ -1,8 +1,8 @@
 // Result and option schemas of the transaction methods (docs/transactions.md).
 import { z } from 'zod';
-import { bigintDec, blockHash, frHex, l2Address, slotNumber, txHash, uint } from '../core/codecs.js';
-import { FR_MODULUS } from '../core/field.js';
-import { gas, tx } from '../core/tx-codecs.js';
+import { bigintDec, blockHash, frHex, l2Address, slotNumber, txHash, uint } from '../../core/codecs.js';
+import { FR_MODULUS } from '../../core/field.js';
+import { gas, tx } from '../../core/tx-codecs.js';
 import { gasFees, globalVariables, txEffect } from './chain-schemas.js';
 
 export { gasFees, tx };

@@ -1,7 +1,13 @@
 // Result shapes of the node information methods. Each is a codec: the node's values on one
 // side, their JSON (docs/rpc.md, "Values") on the other.
 import { z } from 'zod';
-import { allowedElement, deployedL1ContractAddresses, ethAddress, l2Address, uint } from '../core/codecs.js';
+import {
+  allowedElement,
+  deployedL1ContractAddresses,
+  ethAddress,
+  l2Address,
+  uint,
+} from '../../core/codecs.js';
 
 export const protocolContractAddresses = z
   .object({

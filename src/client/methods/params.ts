@@ -1,8 +1,25 @@
 // Parameter shapes shared by block and checkpoint methods (docs/chain.md, "Block and checkpoint
 // parameters"; docs/rpc.md, "Values").
 import { z } from 'zod';
-import { blockHash, frHex, slotNumber, uint } from '../core/codecs.js';
-import type { BlockRef, CheckpointRef, CheckpointsQuery } from '../queries/chain.js';
+import { blockHash, frHex, slotNumber, uint } from '../../core/codecs.js';
+
+// What the params decode to, restated from src/queries/chain.ts (a layer the client may not
+// import); src/api/chain.ts checks at compile time that they are the same types.
+export type BlockRef =
+  | { kind: 'number'; number: number }
+  | { kind: 'hash'; hash: bigint }
+  | { kind: 'archive'; archive: bigint }
+  | { kind: 'tag'; tag: 'proposed' | 'checkpointed' | 'proven' | 'finalized' }
+  | { kind: 'anchored'; number: number; hash: bigint };
+export type CheckpointRef =
+  | { kind: 'number'; number: number }
+  | { kind: 'slot'; slot: number }
+  | { kind: 'tag'; tag: 'checkpointed' | 'proven' | 'finalized' };
+/** Checkpoints by number range, from a slot (either way), or a whole epoch. */
+export type CheckpointsQuery =
+  | { kind: 'range'; from: number; limit: number }
+  | { kind: 'slots'; fromSlot: number; limit: number; reverse: boolean }
+  | { kind: 'epoch'; epoch: number };
 
 /**
  * A union whose error says what was expected and, when the input has the JSON type of one of

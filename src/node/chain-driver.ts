@@ -51,6 +51,9 @@ export class PassRequests {
   }
 }
 
+/** A pass at least this long is logged with the time of each step. */
+const SLOW_PASS_MS = 1000;
+
 export class ChainDriver {
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -158,23 +161,42 @@ export class ChainDriver {
       this.awayReported = true;
       await this.reportAway();
     }
+    // Each step's time, for the log when the pass is slow: a late pass is a late proposal.
+    const steps: [string, number][] = [];
+    let stepStart = performance.now();
+    const step = (name: string) => {
+      const now = performance.now();
+      steps.push([name, Math.round(now - stepStart)]);
+      stepStart = now;
+    };
     const synced = await archiver.sync();
+    step('sync');
     const report: PassReport = { l1Block: synced.l1Block, checkpointsSynced: synced.checkpoints };
     await this.o.afterSync?.();
     const latest = await rollup.latestL1Block();
+    step('settle');
     await this.o.attester?.attestPending(latest.timestamp);
+    step('attest');
     if (sequencer) {
       report.sequencer = await sequencer.work(
         latest.timestamp,
         latest.timestamp + BigInt(this.o.nextBlockIn()),
       );
       if (report.sequencer.kind === 'published') await this.o.afterSync?.();
+      step(`sequencer (${report.sequencer.kind})`);
     }
     if (prover) {
       const proof = await prover.work(latest.timestamp);
       if (proof) report.proofSent = proof.epoch;
+      step('prover');
     }
     await this.o.monitor?.afterPass(latest.timestamp);
+    step('monitor');
+    const total = steps.reduce((sum, [, ms]) => sum + ms, 0);
+    if (total >= SLOW_PASS_MS)
+      this.o.logger.info(
+        `chain pass took ${total} ms: ${steps.map(([name, ms]) => `${name} ${ms}`).join(', ')}`,
+      );
     return report;
   }
 

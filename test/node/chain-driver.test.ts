@@ -327,3 +327,26 @@ describe('ChainDriver after a time away from L1', () => {
     }
   });
 });
+
+describe('ChainDriver: a slow pass', () => {
+  test('a pass of a second or more is logged with the time of each step; a quick one is not', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const f = makeDriver({ logger });
+    await f.driver.pass();
+    assert.deepEqual(
+      lines.filter((l) => /chain pass took/.test(l.msg)),
+      [],
+    );
+    let open!: () => void;
+    f.syncGate = new Promise<void>((resolve) => (open = resolve));
+    setTimeout(() => open(), 1050);
+    await f.driver.pass();
+    const slow = lines.filter((l) => /chain pass took/.test(l.msg));
+    assert.equal(slow.length, 1, JSON.stringify(lines));
+    assert.match(
+      slow[0]!.msg,
+      /^chain pass took \d+ ms: sync (1\d{3}), settle \d+, attest \d+, sequencer \(no-txs\) \d+, prover \d+, monitor \d+$/,
+    );
+  });
+});

@@ -82,6 +82,11 @@ function makeDriver(
     afterSync: async () => {
       fakes.calls.push('afterSync');
     },
+    attester: {
+      attestPending: async (now: bigint) => {
+        fakes.calls.push(`attestPending ${now}`);
+      },
+    },
     away: options.away,
     logger: options.logger ?? silentLogger(),
   });
@@ -91,7 +96,7 @@ function makeDriver(
 const syncs = (f: Fakes) => f.calls.filter((c) => c === 'sync').length;
 
 describe('ChainDriver passes', () => {
-  test('a pass syncs, then runs the sequencer and the prover at the latest L1 time', async () => {
+  test('a pass syncs, attests, settles the mempool, then runs the sequencer and the prover at the latest L1 time', async () => {
     const f = makeDriver();
     assert.equal(f.driver.isSyncPaused, false);
     const report = await f.driver.pass();
@@ -101,11 +106,13 @@ describe('ChainDriver passes', () => {
       sequencer: { kind: 'no-txs', slot: 7 },
       proofSent: 3,
     } satisfies PassReport);
+    // Attesting before settling: a proposer is waiting for it, the mempool is not.
     assert.deepEqual(f.calls, [
       'sync',
       'sync done',
-      'afterSync',
       'latestL1Block',
+      'attestPending 1000',
+      'afterSync',
       'sequencer 1000 1012',
       'prover 1000',
     ]);
@@ -346,7 +353,7 @@ describe('ChainDriver: a slow pass', () => {
     assert.equal(slow.length, 1, JSON.stringify(lines));
     assert.match(
       slow[0]!.msg,
-      /^chain pass took \d+ ms: sync (1\d{3}), settle \d+, attest \d+, sequencer \(no-txs\) \d+, prover \d+, monitor \d+$/,
+      /^chain pass took \d+ ms: sync (1\d{3}), attest \d+, settle \d+, sequencer \(no-txs\) \d+, prover \d+, monitor \d+$/,
     );
   });
 });

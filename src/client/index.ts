@@ -1,6 +1,8 @@
 // The `cairn/client` package: a small client of a cairn node for scripts, tests and the `cairn`
 // commands — JSON-RPC calls and tx building (node-client.ts), and contracts from compiled
-// artifacts: ABI encoding, deployment, calls, simulation and storage reads (contracts.ts).
+// artifacts: ABI encoding, deployment, calls, simulation and storage reads (contracts.ts). Every
+// method the node serves is typed by the declarations the node serves it from (methods/):
+// `NodeClient.request('svc_getBlock', 'latest')`.
 
 export {
   AbiError,
@@ -50,4 +52,13 @@ export {
 export { DEV_ACCOUNT_BALANCE, devAccounts } from '../execution/dev-accounts.js';
 export { mapStorageSlot } from '../execution/public-storage.js';
 export * from './contracts.js';
+export {
+  declaredMethodNames,
+  type MethodMap,
+  type MethodName,
+  type MethodParams,
+  type MethodResult,
+  type WireParams,
+  type WireResult,
+} from './methods/index.js';
 export * from './node-client.js';

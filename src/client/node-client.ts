@@ -1,13 +1,15 @@
-// JSON-RPC calls to a cairn node, and `prepareTx`, which builds a valid tx for the node's chain —
-// anchored on its latest block, with its chain id, rollup version and current min fees — from the
-// side effects asked for.
+// JSON-RPC calls to a cairn node — `request`, typed for every method the node serves by the same
+// declarations the node serves them from (methods/) — and `prepareTx`, which builds a valid tx for
+// the node's chain — anchored on its latest block, with its chain id, rollup version and current
+// min fees — from the side effects asked for.
 import { z } from 'zod';
 import { gasFees } from '../core/block-codecs.js';
 import type { GasFees } from '../core/block-header.js';
 import { toHex32 } from '../core/field.js';
 import { computeTxHash, MAX_TX_LIFETIME, type Tx } from '../core/tx.js';
 import { buildTx, type TxSpec } from '../core/tx-builder.js';
-import { encodeWireTx } from '../core/tx-codecs.js';
+import { encodeWireTx, type tx as txSchema } from '../core/tx-codecs.js';
+import type { MethodName, MethodParams, MethodResult } from './methods/index.js';
 
 export class RpcError extends Error {
   constructor(
@@ -22,14 +24,32 @@ export class RpcError extends Error {
 
 export class NodeClient {
   private id = 0;
-  /** `headers` go with every request, e.g. `{ 'x-api-key': key }` for an admin port with a key. */
+  /**
+   * `headers` go with every request, e.g. `{ 'x-api-key': key }` for an admin port with a key.
+   * `send` posts a request (the global fetch; a test may hand it to an in-process dispatcher).
+   */
   constructor(
     readonly url: string,
     readonly headers: Record<string, string> = {},
+    private readonly send: typeof fetch = (input, init) => fetch(input, init),
   ) {}
 
-  async call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
-    const response = await fetch(this.url, {
+  /**
+   * Calls a method the node serves: its params and result are the wire (JSON) forms of the
+   * schemas the node decodes the params and encodes the result with (MethodMap).
+   */
+  request<M extends MethodName>(method: M, ...params: MethodParams<M>): Promise<MethodResult<M>> {
+    return this.call<MethodResult<M>>(method, params);
+  }
+
+  /**
+   * The untyped escape hatch: any method name, any params. Kept for callers that must send what
+   * the declarations do not allow — tests of the node's answers to unknown methods and bad params
+   * (test/e2e) — and for a node of another version whose methods differ; everything else uses
+   * `request`.
+   */
+  async call<T = unknown>(method: string, params: readonly unknown[] = []): Promise<T> {
+    const response = await this.send(this.url, {
       method: 'POST',
       headers: { ...this.headers, 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: ++this.id, method, params }),
@@ -44,15 +64,18 @@ export class NodeClient {
 
   /** Submits a tx; resolves to its hash. */
   async sendTx(tx: Tx): Promise<string> {
-    const wire = toWire(tx);
-    await this.call('svc_sendTx', [wire]);
-    return wire.txHash as string;
+    const hash = computeTxHash(tx.data);
+    await this.request('svc_sendTx', encodeWireTx(tx, hash));
+    return toHex32(hash);
   }
 }
 
+/** The JSON form of a tx, with its hash: svc_sendTx's param. */
+export type WireTx = z.input<typeof txSchema> & { txHash: string };
+
 /** The JSON form of a tx, with its hash. */
-export function toWire(tx: Tx): Record<string, unknown> & { txHash: string } {
-  return encodeWireTx(tx, computeTxHash(tx.data)) as Record<string, unknown> & { txHash: string };
+export function toWire(tx: Tx): WireTx {
+  return encodeWireTx(tx, computeTxHash(tx.data)) as WireTx;
 }
 
 /** What prepareTx needs from the caller: the tx spec without the chain-specific parts. */
@@ -69,14 +92,14 @@ export type PreparedTxSpec = Omit<
 export async function prepareTx(
   client: NodeClient,
   spec: PreparedTxSpec,
-): Promise<{ tx: Tx; hash: string; wire: Record<string, unknown> }> {
+): Promise<{ tx: Tx; hash: string; wire: WireTx }> {
   const [info, tips, minFeesWire, l1Time] = await Promise.all([
-    client.call<{ l1ChainId: number; rollupVersion: number }>('svc_getNodeInfo'),
-    client.call<{ proposed: { number: number; hash: string } }>('svc_getChainTips'),
-    client.call<unknown>('svc_getCurrentMinFees'),
-    client.call<string | null>('svc_getSyncedL1Timestamp'),
+    client.request('svc_getNodeInfo'),
+    client.request('svc_getChainTips'),
+    client.request('svc_getCurrentMinFees'),
+    client.request('svc_getSyncedL1Timestamp'),
   ]);
-  const minFees: GasFees = z.decode(gasFees, minFeesWire as z.input<typeof gasFees>);
+  const minFees: GasFees = z.decode(gasFees, minFeesWire);
   const headroom = spec.feeHeadroom ?? 2n;
   const now = l1Time === null ? BigInt(Math.floor(Date.now() / 1000)) : BigInt(l1Time);
   const { feeHeadroom: _h, ...rest } = spec;

@@ -58,11 +58,12 @@ export function accountAddressText(text: string): string | undefined {
 /** Fee Juice of `address` in the genesis state; undefined when the node no longer has it. */
 async function genesisBalance(client: NodeClient, address: Fr): Promise<bigint | undefined> {
   try {
-    const value = await client.call<string>('svc_getPublicStorageAt', [
+    const value = await client.request(
+      'svc_getPublicStorageAt',
       0,
       toHex32(PROTOCOL_CONTRACT_ADDRESSES.feeJuice),
       toHex32(mapStorageSlot(FEE_JUICE_BALANCES_SLOT, address)),
-    ]);
+    );
     return BigInt(value);
   } catch (err) {
     // A node that prunes world-state history cannot answer for block 0: nothing to check against.

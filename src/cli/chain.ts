@@ -4,7 +4,7 @@
 //   cairn balance account:0
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { type Receipt, waitForReceipt } from '../client/contracts.js';
+import { type Receipt, type SettledReceipt, waitForReceipt } from '../client/contracts.js';
 import { NodeClient } from '../client/node-client.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
 import { type Fr, toHex32 } from '../core/field.js';
@@ -42,7 +42,7 @@ export const formatFee = (amount: bigint): string => `${formatFeeJuice(amount)} 
 
 /** Whether a receipt says the tx failed: dropped, or reverted in its block (exit code 1). */
 export const receiptFailed = (r: Receipt): boolean =>
-  r.status === 'dropped' || r.executionResult === 'reverted';
+  r.status === 'dropped' || (r.status !== 'pending' && r.executionResult === 'reverted');
 
 /**
  * A receipt in one line: `status     success in block 5 (proposed), fee 0.0012 FJ (…)`, or
@@ -78,7 +78,7 @@ export async function manualClockHint(
   const admin = `on the node's admin port (${DEFAULT_ADMIN_URL} by default)`;
   let text: string;
   if (waitsFor === 'l2') {
-    const slot = (await client.call<number | null>('svc_getSyncedL2SlotNumber').catch(() => null)) ?? 0;
+    const slot = (await client.request('svc_getSyncedL2SlotNumber').catch(() => null)) ?? 0;
     text = `the tx waits in the mempool until L1 time moves to a new slot, whose proposer builds a block: call svcDev_advanceToSlot with params [${slot + 1}] ${admin}`;
   } else {
     text = `the L1 tx waits until an L1 block is mined: call svcDev_mine ${admin}`;
@@ -87,8 +87,8 @@ export async function manualClockHint(
 }
 
 /** waitForReceipt, saying first how to move the node's clock when it is manual. */
-export async function waitForTx(client: NodeClient, hash: string, command: string): Promise<Receipt> {
-  const first = await client.call<Receipt>('svc_getTxReceipt', [hash]);
+export async function waitForTx(client: NodeClient, hash: string, command: string): Promise<SettledReceipt> {
+  const first = await client.request('svc_getTxReceipt', hash);
   if (first.status !== 'pending') return first;
   await manualClockHint(client, command, 'l2');
   return waitForReceipt(client, hash);
@@ -109,11 +109,12 @@ function who(text: string): Fr {
 async function balance(address: Fr, o: Options): Promise<void> {
   const slot = mapStorageSlot(FEE_JUICE_BALANCES_SLOT, address);
   const value = BigInt(
-    await new NodeClient(o.rpcUrl).call<string>('svc_getPublicStorageAt', [
+    await new NodeClient(o.rpcUrl).request(
+      'svc_getPublicStorageAt',
       'latest',
       toHex32(PROTOCOL_CONTRACT_ADDRESSES.feeJuice),
       toHex32(slot),
-    ]),
+    ),
   );
   print(o.json, { address: toHex32(address), feeJuice: value.toString() }, [
     `${formatFeeJuice(value)} (${value} base units) at ${toHex32(address)}`,
@@ -126,28 +127,24 @@ async function receipt(hash: string, o: Options & { wait?: boolean }): Promise<v
   const client = new NodeClient(o.rpcUrl);
   const r = o.wait
     ? await waitForTx(client, hash, 'receipt')
-    : await client.call<Receipt>('svc_getTxReceipt', [hash]);
+    : await client.request('svc_getTxReceipt', hash);
   // The receipt's shape is the specification's: an unknown hash answers "dropped". The node keeps
   // no record of the txs it dropped, so it cannot tell them from ones it never had.
   print(o.json, r, [`tx         ${r.txHash}`, receiptLine(r, undefined, false)]);
   if (r.status === 'dropped') process.exitCode = 1;
 }
 
-interface BlockJson {
-  header: { globalVariables: { blockNumber: number; slotNumber: number; timestamp: string } };
-  body: { txEffects: { txHash: string; revertCode: number; transactionFee: string }[] };
-  checkpointNumber: number;
-}
-
 async function block(which: number | undefined, o: Options): Promise<void> {
   const client = new NodeClient(o.rpcUrl);
-  const number = which ?? (await client.call<number>('svc_getBlockNumber'));
+  const number = which ?? (await client.request('svc_getBlockNumber'));
   const [b, hash] = await Promise.all([
-    client.call<BlockJson | null>('node_getBlock', [number]),
-    client.call<{ hash: string } | null>('svc_getBlock', [number]).then((x) => x?.hash),
+    client.request('node_getBlock', number),
+    client.request('svc_getBlock', number).then((x) => x?.hash),
   ]);
   if (b === null)
-    throw new Error(`there is no block ${number} (the latest is ${await client.call('svc_getBlockNumber')})`);
+    throw new Error(
+      `there is no block ${number} (the latest is ${await client.request('svc_getBlockNumber')})`,
+    );
   const g = b.header.globalVariables;
   const time = new Date(Number(g.timestamp) * 1000).toISOString();
   print(o.json, { hash, ...b }, [
@@ -162,24 +159,14 @@ async function block(which: number | undefined, o: Options): Promise<void> {
   ]);
 }
 
-interface Tip {
-  number: number;
-  hash: string;
-}
-
 async function status(o: Options): Promise<void> {
   const client = new NodeClient(o.rpcUrl);
   const [info, tips, sync, pending, ready] = await Promise.all([
-    client.call<{ nodeVersion: string; l1ChainId: number; rollupVersion: number }>('svc_getNodeInfo'),
-    client.call<{
-      proposed: Tip;
-      checkpointed: { block: Tip };
-      proven: { block: Tip };
-      finalized: { block: Tip };
-    }>('svc_getChainTips'),
-    client.call<{ syncState?: string; treesAreSynched?: boolean }>('svc_getWorldStateSyncStatus'),
-    client.call<number>('svc_getPendingTxCount'),
-    client.call<boolean>('svc_isReady'),
+    client.request('svc_getNodeInfo'),
+    client.request('svc_getChainTips'),
+    client.request('svc_getWorldStateSyncStatus'),
+    client.request('svc_getPendingTxCount'),
+    client.request('svc_isReady'),
   ]);
   print(o.json, { url: o.rpcUrl, ready, ...info, tips, sync, pendingTxs: pending }, [
     `node       cairn ${info.nodeVersion} at ${o.rpcUrl} (${ready ? 'ready' : 'not ready'})`,

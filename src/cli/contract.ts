@@ -13,6 +13,7 @@ import {
   findFunction,
   functionSelector,
   loadArtifact,
+  type MethodResult,
   NodeClient,
   publicCall,
   randomFr,
@@ -100,7 +101,7 @@ async function finish(
   }
   const receipt = await waitForTx(new NodeClient(o.rpcUrl), hash, 'contract');
   const reason =
-    receipt.executionResult === 'reverted' && receipt.error
+    receipt.status !== 'dropped' && receipt.executionResult === 'reverted' && receipt.error
       ? decodeRevertReason(receipt.error, artifact)
       : undefined;
   print(o.json, { ...json, receipt: { ...receipt, ...(reason ? { reason } : {}) } }, [
@@ -247,35 +248,31 @@ async function storage(
     }),
   );
   const value = BigInt(
-    await new NodeClient(o.rpcUrl).call<string>('svc_getPublicStorageAt', [
+    await new NodeClient(o.rpcUrl).request(
+      'svc_getPublicStorageAt',
       o.block ?? 'latest',
       toHex32(address),
       toHex32(slot),
-    ]),
+    ),
   );
   print(o.json, { slot: toHex32(slot), value: toHex32(value), decimal: value.toString() }, [
     `${value} (${toHex32(value)}) at slot ${toHex32(slot)}`,
   ]);
 }
 
-interface PublicLog {
-  id: { blockNumber: number; txIndex: number; logIndex: number; txHash?: string };
-  log: { contractAddress: string; fields: string[] };
-}
+type PublicLog = MethodResult<'node_getPublicLogs'>['logs'][number];
 
 async function logs(address: Fr, o: CommonOptions & { fromBlock?: number; toBlock?: number }) {
   const client = new NodeClient(o.rpcUrl);
   const all: PublicLog[] = [];
   let afterLog: PublicLog['id'] | undefined;
   for (;;) {
-    const page = await client.call<{ logs: PublicLog[]; maxLogsHit: boolean }>('node_getPublicLogs', [
-      {
-        contractAddress: toHex32(address),
-        ...(o.fromBlock === undefined ? {} : { fromBlock: o.fromBlock }),
-        ...(o.toBlock === undefined ? {} : { toBlock: o.toBlock }),
-        ...(afterLog ? { afterLog } : {}),
-      },
-    ]);
+    const page = await client.request('node_getPublicLogs', {
+      contractAddress: toHex32(address),
+      ...(o.fromBlock === undefined ? {} : { fromBlock: o.fromBlock }),
+      ...(o.toBlock === undefined ? {} : { toBlock: o.toBlock }),
+      ...(afterLog ? { afterLog } : {}),
+    });
     all.push(...page.logs);
     if (!page.maxLogsHit || page.logs.length === 0) break;
     afterLog = page.logs.at(-1)!.id;

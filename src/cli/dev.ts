@@ -8,6 +8,7 @@
 //   cairn dev set-storage 0x2b7c…01 0x5 42
 //   cairn dev set-balance account:1 5000000000000000000
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { MethodName, MethodParams, MethodResult } from '../client/methods/index.js';
 import { RpcError } from '../client/node-client.js';
 import { field } from './args.js';
 import { formatFeeJuice } from './chain.js';
@@ -21,8 +22,16 @@ interface Options {
   json?: boolean;
 }
 
-/** One JSON-RPC call to the admin port, with the API key when one is given. */
-async function admin<T>(o: Options, method: string, params: unknown[] = []): Promise<T> {
+/**
+ * One JSON-RPC call to the admin port, with the API key when one is given, typed by the method's
+ * declaration (as NodeClient.request); its own transport words a refused key and a node without
+ * dev methods for the command line.
+ */
+async function admin<M extends MethodName>(
+  o: Options,
+  method: M,
+  ...params: MethodParams<M>
+): Promise<MethodResult<M>> {
   const response = await fetch(o.adminUrl, {
     method: 'POST',
     headers: {
@@ -36,7 +45,7 @@ async function admin<T>(o: Options, method: string, params: unknown[] = []): Pro
       `the admin port at ${o.adminUrl} refused the API key (--admin-api-key or CAIRN_ADMIN_API_KEY)`,
     );
   const body = (await response.json()) as {
-    result?: T;
+    result?: MethodResult<M>;
     error?: { code: number; message: string; data?: unknown };
   };
   if (body.error) {
@@ -46,7 +55,7 @@ async function admin<T>(o: Options, method: string, params: unknown[] = []): Pro
       );
     throw new RpcError(body.error.code, body.error.message, body.error.data);
   }
-  return body.result as T;
+  return body.result as MethodResult<M>;
 }
 
 /** Prints JSON (--json) or the lines. */
@@ -102,28 +111,13 @@ function baseUnits(text: string): bigint {
 async function resolveAddress(o: Options, who: string): Promise<string> {
   const m = /^(?:account:)?(\d+)$/.exec(who);
   if (m === null) return fieldText(who);
-  const { accounts } = await admin<AccountsResult>(o, 'svcDev_getAccounts');
+  const { accounts } = await admin(o, 'svcDev_getAccounts');
   const account = accounts[Number(m[1])];
   if (account === undefined)
     throw new Error(
       `there is no dev account ${m[1]}: this node's dev accounts are 0..${accounts.length - 1}`,
     );
   return account.address;
-}
-
-interface Written {
-  txHash: string;
-  blockNumber: number;
-}
-
-interface AccountsResult {
-  blockNumber: number;
-  accounts: { index: number; address: string; feeJuice: string }[];
-}
-
-interface Moved {
-  l1BlockNumber: string;
-  l2BlockNumber: number;
 }
 
 /** Adds the options every dev command has. */
@@ -144,10 +138,12 @@ function withAdminOptions(cmd: Command): Command {
 
 const CLOCKS = ['realtime', 'manual', 'instant'] as const;
 
-function clockMode(text: string): string {
+type Clock = (typeof CLOCKS)[number];
+
+function clockMode(text: string): Clock {
   if (!(CLOCKS as readonly string[]).includes(text))
     throw new InvalidArgumentError(`expected ${CLOCKS.join(', ')}, got ${text}`);
-  return text;
+  return text as Clock;
 }
 
 export function addDevCommand(program: Command): void {
@@ -167,7 +163,7 @@ export function addDevCommand(program: Command): void {
     )
     .action(
       action('snapshot', async (o: Options) => {
-        const id = await admin<string>(o, 'svcDev_snapshot');
+        const id = await admin(o, 'svcDev_snapshot');
         print(o, { id }, [id]);
       }),
     );
@@ -181,7 +177,7 @@ export function addDevCommand(program: Command): void {
     .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn dev revert 0x0'] }))
     .action(
       action('revert', async (id: string, o: Options) => {
-        await admin<boolean>(o, 'svcDev_revert', [id]);
+        await admin(o, 'svcDev_revert', id);
         print(o, { id, reverted: true }, [`reverted to snapshot ${id}`]);
       }),
     );
@@ -192,7 +188,7 @@ export function addDevCommand(program: Command): void {
     .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn dev reset'] }))
     .action(
       action('reset', async (o: Options) => {
-        const moved = await admin<Moved>(o, 'svcDev_reset');
+        const moved = await admin(o, 'svcDev_reset');
         print(o, moved, [
           `reset to genesis: L2 block ${moved.l2BlockNumber}, L1 block ${moved.l1BlockNumber}`,
         ]);
@@ -213,8 +209,8 @@ export function addDevCommand(program: Command): void {
       ),
     )
     .action(
-      action('clock', async (mode: string, o: Options) => {
-        await admin<null>(o, 'svcDev_setClock', [mode]);
+      action('clock', async (mode: Clock, o: Options) => {
+        await admin(o, 'svcDev_setClock', mode);
         print(o, { clock: mode }, [`clock: ${mode}`]);
       }),
     );
@@ -239,7 +235,7 @@ export function addDevCommand(program: Command): void {
     )
     .action(
       action('set-storage', async (contract: string, slot: string, value: string, o: Options) => {
-        const w = await admin<Written>(o, 'svcDev_setStorageAt', [contract, slot, value]);
+        const w = await admin(o, 'svcDev_setStorageAt', contract, slot, value);
         print(o, w, [
           `storage slot ${slot} of ${contract} set to ${value} in block ${w.blockNumber} (write ${w.txHash})`,
         ]);
@@ -268,7 +264,7 @@ export function addDevCommand(program: Command): void {
     .action(
       action('set-balance', async (who: string, amount: bigint, o: Options) => {
         const address = await resolveAddress(o, who);
-        const w = await admin<Written>(o, 'svcDev_setBalance', [address, amount.toString()]);
+        const w = await admin(o, 'svcDev_setBalance', address, amount.toString());
         print(o, { address, amount: amount.toString(), ...w }, [
           `Fee Juice of ${address} set to ${formatFeeJuice(amount)} in block ${w.blockNumber} (write ${w.txHash})`,
         ]);
@@ -284,7 +280,7 @@ export function addDevCommand(program: Command): void {
     .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn dev drop-tx 0x1f…c3'] }))
     .action(
       action('drop-tx', async (hash: string, o: Options) => {
-        await admin<null>(o, 'svcDev_dropTx', [hash]);
+        await admin(o, 'svcDev_dropTx', hash);
         print(o, { txHash: hash, dropped: true }, [`dropped ${hash}`]);
       }),
     );
@@ -295,7 +291,7 @@ export function addDevCommand(program: Command): void {
     .addHelpText('after', helpAfter({ heading: 'Example', commands: ['cairn dev accounts'] }))
     .action(
       action('accounts', async (o: Options) => {
-        const r = await admin<AccountsResult>(o, 'svcDev_getAccounts');
+        const r = await admin(o, 'svcDev_getAccounts');
         print(o, r, [
           `dev accounts at block ${r.blockNumber}:`,
           ...r.accounts.map(

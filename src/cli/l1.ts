@@ -67,16 +67,13 @@ async function send(opts: SendOptions): Promise<void> {
       : undefined;
   // Before anything is sent: an L1 tx nobody mines would wait for the next L2 tx.
   if (admin) await checkAdmin(admin);
-  const info = await node.call<{
-    rollupVersion: number;
-    l1ContractAddresses: { inboxAddress: Hex };
-  }>('svc_getNodeInfo');
+  const info = await node.request('svc_getNodeInfo');
   const account = privateKeyToAccount(opts.privateKey);
   const transport = http(l1RpcUrl);
   const l1 = createPublicClient({ transport });
   const hash = await createWalletClient({ account, transport }).writeContract({
     chain: null,
-    address: info.l1ContractAddresses.inboxAddress,
+    address: info.l1ContractAddresses.inboxAddress as Hex,
     abi: artifacts.Inbox.abi,
     functionName: 'sendL2Message',
     args: [
@@ -87,7 +84,7 @@ async function send(opts: SendOptions): Promise<void> {
   });
   if (admin) {
     process.stderr.write(`sent in L1 tx ${hash}; the node's clock is instant: mining it\n`);
-    await admin.call('svcDev_mine', [1]);
+    await admin.request('svcDev_mine', 1);
   } else {
     process.stderr.write(`sent in L1 tx ${hash}; waiting for it to be mined\n`);
     if (clock === 'manual') await manualClockHint(node, 'l1 send-message', 'l1');
@@ -117,7 +114,7 @@ async function checkAdmin(admin: NodeClient): Promise<void> {
   const why =
     "the node's clock is instant: it moves L1 only when an L2 tx arrives, so this command mines the message through the node's admin port";
   try {
-    await admin.call('svcAdmin_getConfig');
+    await admin.request('svcAdmin_getConfig');
   } catch (err) {
     const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
     const reason =
@@ -130,9 +127,9 @@ async function checkAdmin(admin: NodeClient): Promise<void> {
 
 /** Moves the instant clock's L1 a slot at a time until a block inserts the message. */
 async function intoTheTree(node: NodeClient, admin: NodeClient, leaf: string): Promise<void> {
-  let slot = (await node.call<number | null>('svc_getSyncedL2SlotNumber')) ?? 0;
+  let slot = (await node.request('svc_getSyncedL2SlotNumber')) ?? 0;
   for (let moves = 0; ; moves++) {
-    const block = await node.call<number | null>('node_getL1ToL2MessageBlock', [leaf]);
+    const block = await node.request('node_getL1ToL2MessageBlock', leaf);
     if (block !== null) {
       process.stderr.write(`the message is in the L2 tree from block ${block}: a tx can consume it\n`);
       return;
@@ -143,7 +140,7 @@ async function intoTheTree(node: NodeClient, admin: NodeClient, leaf: string): P
       );
     slot += 1;
     try {
-      await admin.call('svcDev_advanceToSlot', [slot]);
+      await admin.request('svcDev_advanceToSlot', slot);
     } catch (err) {
       // L1 moved past this slot meanwhile (an L2 tx came): try the next.
       if (!(err instanceof RpcError && err.code === RpcCode.InvalidParams)) throw err;

@@ -126,7 +126,7 @@ async function run(opts: TxOptions): Promise<void> {
     process.stdout.write(`${JSON.stringify(wire, null, 2)}\n`);
     return;
   }
-  await client.call('svc_sendTx', [wire]);
+  await client.request('svc_sendTx', wire);
   process.stdout.write(`${hash}\n`);
   if (!opts.wait) return;
   const receipt = await waitForTx(client, hash, 'tx');

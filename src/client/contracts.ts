@@ -28,6 +28,7 @@ import { type Fr, toHex32 } from '../core/field.js';
 import { MAX_PROCESSABLE_L2_GAS } from '../core/tx.js';
 import type { PublicCallSpec } from '../core/tx-builder.js';
 import { mapStorageSlot } from '../execution/public-storage.js';
+import type { MethodResult } from './methods/index.js';
 import { type NodeClient, type PreparedTxSpec, prepareTx } from './node-client.js';
 
 /** Reads and checks an artifact file; errors name the file. */
@@ -61,14 +62,8 @@ const SIMULATION_GAS = { l2Gas: MAX_PROCESSABLE_L2_GAS, daGas: 786_432 };
 /** What a measured gas use is padded by: state can change between simulation and inclusion. */
 export const GAS_MARGIN = 0.1;
 
-export interface SimulationResult {
-  revertReason?: string;
-  revertData?: string[];
-  publicReturnValues: { values: string[] }[];
-  gasUsed: { totalGas: Gas; publicGas: Gas; teardownGas: Gas; billedGas: Gas };
-  /** The fee the tx would pay, as a decimal string (as in the receipt); "0" with skipFeeEnforcement. */
-  transactionFee: string;
-}
+/** What svc_simulatePublicCalls answers, as its declaration types it. */
+export type SimulationResult = MethodResult<'svc_simulatePublicCalls'>;
 interface Gas {
   l2Gas: number;
   daGas: number;
@@ -81,7 +76,7 @@ export async function simulateTx(client: NodeClient, spec: PreparedTxSpec): Prom
     ? { teardownGasLimits: { l2Gas: SIMULATION_GAS.l2Gas / 2, daGas: SIMULATION_GAS.daGas / 2 } }
     : {};
   const { wire } = await prepareTx(client, { gasLimits: SIMULATION_GAS, ...teardown, ...spec });
-  return client.call<SimulationResult>('svc_simulatePublicCalls', [wire, true]);
+  return client.request('svc_simulatePublicCalls', wire, true);
 }
 
 /** A tx's gas limits: in all, and the part set aside for its teardown call. */
@@ -144,25 +139,20 @@ export function decodeRevertReason(error: string, artifact: ContractArtifact): s
   return message ?? error;
 }
 
-export interface Receipt {
-  txHash: string;
-  status: 'pending' | 'proposed' | 'checkpointed' | 'proven' | 'finalized' | 'dropped';
-  executionResult?: 'success' | 'reverted';
-  error?: string;
-  transactionFee?: string;
-  blockNumber?: number;
-  blockHash?: string;
-}
+/** What svc_getTxReceipt answers, as its declaration types it. */
+export type Receipt = MethodResult<'svc_getTxReceipt'>;
+/** A receipt of a tx no longer pending: in a block, or dropped. */
+export type SettledReceipt = Exclude<Receipt, { status: 'pending' }>;
 
 /** Polls until the tx is in a block (or dropped); gives up after `timeoutMs`. */
 export async function waitForReceipt(
   client: NodeClient,
   hash: string,
   timeoutMs = 120_000,
-): Promise<Receipt> {
+): Promise<SettledReceipt> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const receipt = await client.call<Receipt>('svc_getTxReceipt', [hash]);
+    const receipt = await client.request('svc_getTxReceipt', hash);
     if (receipt.status !== 'pending') return receipt;
     if (Date.now() > deadline)
       throw new Error(`tx ${hash} is still pending after ${Math.round(timeoutMs / 1000)} s`);
@@ -210,7 +200,7 @@ export async function sendTx(
     ? { gasLimits: options.gasLimits }
     : await estimateGas(client, full, artifact);
   const { hash, wire } = await prepareTx(client, { ...full, ...limits });
-  await client.call('svc_sendTx', [wire]);
+  await client.request('svc_sendTx', wire);
   return { hash, gasLimits: limits.gasLimits };
 }
 
@@ -295,7 +285,7 @@ export function deploymentOf(
 /** What deploying would publish, and where the contract would be; nothing is sent. */
 export async function planDeployment(client: NodeClient, o: DeployOptions): Promise<Deployment> {
   const parts = deploymentOf(o.artifact, o);
-  const known = await client.call<unknown>('svc_getContractClass', [toHex32(parts.contractClass.id)]);
+  const known = await client.request('svc_getContractClass', toHex32(parts.contractClass.id));
   return { ...parts, classId: parts.contractClass.id, publishesClass: known === null };
 }
 
@@ -308,7 +298,7 @@ export async function deployContract(
   o: DeployOptions,
 ): Promise<Deployment & { hash: string; gasLimits: Gas }> {
   const plan = await planDeployment(client, o);
-  const existing = await client.call<unknown>('svc_getContract', [toHex32(plan.address)]);
+  const existing = await client.request('svc_getContract', toHex32(plan.address));
   if (existing !== null)
     throw new Error(`a contract is already published at ${toHex32(plan.address)} (choose another --salt)`);
   const calls = plan.initializerCall === undefined || o.skipInitialization ? [] : [plan.initializerCall];
@@ -336,9 +326,7 @@ export async function checkContract(
 ): Promise<void> {
   // The protocol contracts sit at small fixed addresses without a published instance.
   if (address <= MAX_PROTOCOL_CONTRACT_ADDRESS) return;
-  const contract = await client.call<{ currentContractClassId: string } | null>('svc_getContract', [
-    toHex32(address),
-  ]);
+  const contract = await client.request('svc_getContract', toHex32(address));
   if (contract === null) throw new Error(`no contract is published at ${toHex32(address)} on this node`);
   const classId = contractClassOf(artifact).id;
   if (BigInt(contract.currentContractClassId) !== classId) {
@@ -387,7 +375,7 @@ export async function authwitFor(
   client: NodeClient,
   o: { address: Fr; fn: ArtifactFunction; args: readonly AbiValue[]; caller: Fr },
 ): Promise<Fr> {
-  const info = await client.call<{ l1ChainId: number; rollupVersion: number }>('svc_getNodeInfo');
+  const info = await client.request('svc_getNodeInfo');
   const [selector, ...encoded] = publicCalldata(o.fn, o.args);
   const inner = authwitInnerHash(o.caller, Number(selector), encoded);
   return authwitMessageHash(o.address, BigInt(info.l1ChainId), BigInt(info.rollupVersion), inner);

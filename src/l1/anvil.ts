@@ -17,6 +17,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
+import { createPublicClient, http } from 'viem';
 
 /** The subset of a pino logger that startAnvil uses. */
 export interface AnvilLogger {
@@ -275,13 +276,6 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
 }
 
 async function rpcChainId(rpcUrl: string): Promise<number> {
-  const res = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    signal: AbortSignal.timeout(2000),
-  });
-  const body = (await res.json()) as { result?: unknown };
-  if (typeof body.result !== 'string') throw new Error('no eth_chainId result');
-  return Number(BigInt(body.result));
+  // One try with a short timeout: the caller polls until anvil answers.
+  return createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 2000 }) }).getChainId();
 }

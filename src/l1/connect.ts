@@ -296,17 +296,11 @@ export async function connectEmbeddedL1(
 /** Waits (at most `ms`) until anvil's pool holds no transaction waiting to be mined. */
 async function untilPoolEmpty(rpcUrl: string, ms: number, logger: L1Logger): Promise<void> {
   const deadline = Date.now() + ms;
+  const pool = createTestClient({ mode: 'anvil', transport: http(rpcUrl, { retryCount: 0, timeout: 1000 }) });
   for (;;) {
     let pending = 0;
     try {
-      const res = await fetch(rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'txpool_status', params: [] }),
-        signal: AbortSignal.timeout(1000),
-      });
-      const status = ((await res.json()) as { result?: { pending?: string } }).result;
-      pending = Number(status?.pending ?? 0);
+      pending = (await pool.getTxpoolStatus()).pending;
     } catch {
       return; // anvil does not answer: there is nothing to wait for
     }

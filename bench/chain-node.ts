@@ -3,7 +3,15 @@
 // small helpers.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { buildTx, type NodeClient, type PreparedTxSpec, prepareTx } from '../src/client/index.js';
+import {
+  buildTx,
+  type MethodName,
+  type MethodParams,
+  type MethodResult,
+  type NodeClient,
+  type PreparedTxSpec,
+  prepareTx,
+} from '../src/client/index.js';
 import { toHex32 } from '../src/core/field.js';
 import type { Tx } from '../src/core/tx.js';
 import { type CairnProcess, startCairn } from '../test/helpers/process.js';
@@ -98,11 +106,7 @@ export interface RpcReply {
 }
 
 /** What svcDev_advanceToSlot answers. */
-export interface Moved {
-  l1BlockNumber: string;
-  l2BlockNumber: number;
-  slot?: number;
-}
+export type Moved = MethodResult<'svcDev_advanceToSlot'>;
 
 /**
  * POSTs a JSON body over a keep-alive connection and resolves with the reply's text (node:http
@@ -149,19 +153,32 @@ export async function postRetrying(url: string, body: string, resets: { count: n
   }
 }
 
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+/** A method's params as one array, as the JSON body carries them (left out when all are optional). */
+export type ParamsArg<M extends MethodName> =
+  [] extends MethodParams<M> ? [] | [params: MethodParams<M>] : [params: MethodParams<M>];
+
+async function rpc<M extends MethodName>(
+  url: string,
+  method: M,
+  params: readonly unknown[] = [],
+): Promise<MethodResult<M>> {
   const reply = JSON.parse(
     await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })),
   ) as RpcReply;
   if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.result as T;
+  return reply.result as MethodResult<M>;
 }
 
-/** JSON-RPC calls through `post`: `pub` to the node's public port, `dev` (svcDev_) to its admin port. */
+/**
+ * JSON-RPC calls through `post`, typed by the methods' declarations (as NodeClient.request):
+ * `pub` to the node's public port, `dev` (svcDev_) to its admin port.
+ */
 export function nodeRpc(node: CairnProcess) {
   return {
-    pub: <T>(method: string, params: unknown[] = []) => rpc<T>(node.publicUrl, method, params),
-    dev: (method: string, params: unknown[] = []) => rpc<Moved>(node.adminUrl, method, params),
+    pub: <M extends MethodName>(method: M, ...params: ParamsArg<M>) =>
+      rpc(node.publicUrl, method, params[0] as readonly unknown[] | undefined),
+    dev: <M extends MethodName>(method: M, ...params: ParamsArg<M>) =>
+      rpc(node.adminUrl, method, params[0] as readonly unknown[] | undefined),
   };
 }
 
@@ -237,22 +254,19 @@ export function sendTxBatchBodies(wires: readonly unknown[], size: number): stri
  * the time and the txs mined of each slot, the last slot and what the last advance answered.
  */
 export async function mineUntilEmpty(
-  rpc: {
-    pub: <T>(method: string, params?: unknown[]) => Promise<T>;
-    dev: (method: string, params?: unknown[]) => Promise<Moved>;
-  },
+  rpc: Pick<ReturnType<typeof nodeRpc>, 'pub' | 'dev'>,
   slot: number,
   maxSlots: number,
 ): Promise<{ perSlot: { ms: number; mined: number }[]; slot: number; moved: Moved | undefined }> {
   const perSlot: { ms: number; mined: number }[] = [];
   let moved: Moved | undefined;
-  let pending = await rpc.pub<number>('svc_getPendingTxCount');
+  let pending = await rpc.pub('svc_getPendingTxCount');
   while (pending > 0) {
     if (perSlot.length > maxSlots) throw new Error(`${pending} txs never mined`);
     const t0 = performance.now();
     moved = await rpc.dev('svcDev_advanceToSlot', [++slot]);
     const ms = performance.now() - t0;
-    const left = await rpc.pub<number>('svc_getPendingTxCount');
+    const left = await rpc.pub('svc_getPendingTxCount');
     perSlot.push({ ms, mined: pending - left });
     pending = left;
   }

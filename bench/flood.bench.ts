@@ -84,7 +84,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 await benchOnNode('flood', node, async () => {
   const { pub } = nodeRpc(node);
   const client = new NodeClient(node.publicUrl);
-  while ((await pub<number>('svc_getBlockNumber')) < 1) await sleep(200); // a block to anchor on
+  while ((await pub('svc_getBlockNumber')) < 1) await sleep(200); // a block to anchor on
 
   // ---- build the txs (not timed) ----------------------------------------------------------------
   const accounts = devAccounts(10);
@@ -123,18 +123,15 @@ await benchOnNode('flood', node, async () => {
   let peakAnon = 0;
   let watching = true;
   const watcher = (async () => {
-    let seen = await pub<number>('svc_getBlockNumber');
+    let seen = await pub('svc_getBlockNumber');
     while (watching) {
-      const latest = await pub<number>('svc_getBlockNumber');
+      const latest = await pub('svc_getBlockNumber');
       for (let b = seen + 1; b <= latest; b++) {
-        const block = await pub<{ body?: { txEffects: unknown[] } }>('svc_getBlock', [
-          b,
-          { includeTransactions: true },
-        ]);
+        const block = await pub('svc_getBlock', [b, { includeTransactions: true }]);
         blocks.set(b, block?.body?.txEffects.length ?? 0);
       }
       seen = latest;
-      const pending = await pub<number>('svc_getPendingTxCount');
+      const pending = await pub('svc_getPendingTxCount');
       if (pending > peakPending) {
         peakPending = pending;
         peakRss = rssMb();
@@ -147,7 +144,7 @@ await benchOnNode('flood', node, async () => {
   // ---- flood ---------------------------------------------------------------------------------
   const rssBefore = rssMb();
   const anonBefore = rssMb('RssAnon');
-  const startBlock = await pub<number>('svc_getBlockNumber');
+  const startBlock = await pub('svc_getBlockNumber');
   const latencies: number[] = [];
   let next = 0;
   const floodStarted = performance.now();
@@ -163,14 +160,14 @@ await benchOnNode('flood', node, async () => {
 
   // ---- drain -----------------------------------------------------------------------------------
   const drainDeadline = Date.now() + (N / 50) * 1000 + 120_000;
-  while ((await pub<number>('svc_getPendingTxCount')) > 0) {
+  while ((await pub('svc_getPendingTxCount')) > 0) {
     if (Date.now() > drainDeadline) throw new Error('the pool did not drain: block production stalled');
     await sleep(500);
   }
   const drainedMs = performance.now() - floodStarted;
   const rssDrained = rssMb();
   await sleep(1500); // the watcher reads the last blocks
-  const endBlock = await pub<number>('svc_getBlockNumber');
+  const endBlock = await pub('svc_getBlockNumber');
   const sizes = [...blocks.entries()].filter(([b]) => b > startBlock && b <= endBlock).map(([, n]) => n);
   const mined = sizes.reduce((s, n) => s + n, 0);
   if (mined < N) throw new Error(`${mined} of ${N} txs found in blocks ${startBlock + 1}..${endBlock}`);
@@ -207,7 +204,7 @@ await benchOnNode('flood', node, async () => {
       }),
     );
     if (i % Math.max(1, Math.round(rate)) === 0)
-      maxPending = Math.max(maxPending, await pub<number>('svc_getPendingTxCount'));
+      maxPending = Math.max(maxPending, await pub('svc_getPendingTxCount'));
   }
   await Promise.all(inFlight);
   const seconds = (performance.now() - started) / 1000;

@@ -23,7 +23,7 @@ await benchOnNode('instant-clock', node, async () => {
   const { build } = await txFactory(client, spec(0));
   const minedBlock = async (hash: string): Promise<number> => {
     for (;;) {
-      const r = await pub<{ status: string; blockNumber?: number }>('svc_getTxReceipt', [hash]);
+      const r = await pub('svc_getTxReceipt', [hash]);
       if (r.status !== 'pending') {
         if (r.status === 'dropped') throw new Error(`tx ${hash} was dropped`);
         return r.blockNumber!;

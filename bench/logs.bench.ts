@@ -88,19 +88,6 @@ interface PrivateLogJson {
   fields: string[];
   emittedLength: number;
 }
-interface BlockResponse {
-  number: number;
-  hash: string;
-  body?: {
-    txEffects: {
-      txHash: string;
-      revertCode: number;
-      noteHashes: string[];
-      nullifiers: string[];
-      privateLogs: PrivateLogJson[];
-    }[];
-  };
-}
 interface LogResult {
   logData: string[];
   blockNumber: number;
@@ -191,7 +178,7 @@ await benchOnNode('logs', node, async () => {
     perSlotMs.push(...mined.perSlot.map((p) => p.ms));
   }
   const latestNumber = moved.l2BlockNumber;
-  const tips = await pub<Record<string, { block: { number: number } }>>('svc_getChainTips');
+  const tips = await pub('svc_getChainTips');
 
   // What the chain holds, from the block bodies: every tx sent, none reverted, and its logs.
   const logsByTag = new Map<bigint, KnownLog[]>(); // in chain order
@@ -200,7 +187,8 @@ await benchOnNode('logs', node, async () => {
   let found = 0;
   let totalLogs = 0;
   for (let b = 1; b <= latestNumber; b++) {
-    const block = await pub<BlockResponse>('svc_getBlock', [b, { includeTransactions: true }]);
+    const block = await pub('svc_getBlock', [b, { includeTransactions: true }]);
+    check(block !== null, `no block ${b}`);
     tagsByBlock[b] = [];
     for (const [txIndex, e] of (block.body?.txEffects ?? []).entries()) {
       const txHash = BigInt(e.txHash);

@@ -179,7 +179,7 @@ await benchOnNode('pending-memory', node, async () => {
     }),
   );
   const sendS = (performance.now() - sendStarted) / 1000;
-  const pending = await pub<number>('svc_getPendingTxCount');
+  const pending = await pub('svc_getPendingTxCount');
   if (pending !== N) throw new Error(`${pending} of ${N} txs are pending`);
   await sleep(HOLD_S * 1000);
   const full = await probe();

@@ -29,7 +29,7 @@
 // BENCH_NULLIFIERS (100000), BENCH_REQUESTS (2000), BENCH_CONCURRENCY (8) change the shape;
 // BENCH_ONLY=<substring> measures only the methods whose name contains it;
 // BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof and writes its profile there.
-import { devAccounts, NodeClient, randomFr, toWire } from '../src/client/index.js';
+import { devAccounts, type MethodResult, NodeClient, randomFr, toWire } from '../src/client/index.js';
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../src/core/constants.js';
 import { feeJuiceBalanceSlot } from '../src/execution/protocol-contracts.js';
 import { mapStorageSlot } from '../src/execution/public-storage.js';
@@ -77,16 +77,6 @@ const NOTE_HASH_HEIGHT = 42;
 const PUBLIC_DATA_HEIGHT = 40;
 const ARCHIVE_HEIGHT = 30;
 
-interface TreeSnapshotJson {
-  root: string;
-  nextAvailableLeafIndex: number;
-}
-interface BlockResponse {
-  number: number;
-  hash: string;
-  header: { state: { partial: { nullifierTree: TreeSnapshotJson; noteHashTree: TreeSnapshotJson } } };
-  body?: { txEffects: { txHash: string; revertCode: number; nullifiers: string[]; noteHashes: string[] }[] };
-}
 interface IndexedWitness {
   index: string;
   leafPreimage: {
@@ -148,7 +138,7 @@ await benchOnNode('state', node, async () => {
     SEND_BATCH_CONCURRENCY,
   );
   check(sendErrors.length === 0, `${sendErrors.length} sendTx errors, first: ${sendErrors[0]}`);
-  const pending = await pub<number>('svc_getPendingTxCount');
+  const pending = await pub('svc_getPendingTxCount');
   check(pending === txCount, `${pending} pending txs after sending ${txCount}`);
   const sendMs = performance.now() - sendStarted;
 
@@ -166,9 +156,10 @@ await benchOnNode('state', node, async () => {
   const nullifierBlock = new Map<bigint, number>();
   const noteHashes: bigint[] = [];
   let found = 0;
-  let latest: BlockResponse | undefined;
+  let latest: NonNullable<MethodResult<'svc_getBlock'>> | undefined;
   for (let b = 1; b <= latestNumber; b++) {
-    const block = await pub<BlockResponse>('svc_getBlock', [b, { includeTransactions: true }]);
+    const block = await pub('svc_getBlock', [b, { includeTransactions: true }]);
+    check(block !== null, `no block ${b}`);
     blockHashes[b] = block.hash;
     nullifiersByBlock[b] = [];
     for (const e of block.body?.txEffects ?? []) {
@@ -185,7 +176,8 @@ await benchOnNode('state', node, async () => {
   }
   check(found === txCount, `${found} of ${txCount} txs found in blocks`);
   check(latest !== undefined && latest.number === latestNumber, 'latest block not found');
-  const latestByTag = await pub<BlockResponse>('svc_getBlock', ['latest']);
+  const latestByTag = await pub('svc_getBlock', ['latest']);
+  check(latestByTag !== null, 'no latest block');
   check(latestByTag.hash === latest.hash, `latest is ${latestByTag.number}, expected ${latestNumber}`);
   const nullifierTreeSize = latest.header.state.partial.nullifierTree.nextAvailableLeafIndex;
   const nullifiers = [...nullifierBlock.keys()];
@@ -207,7 +199,8 @@ await benchOnNode('state', node, async () => {
   const balanceSlots = payers.map((p) => feeJuiceBalanceSlot(p));
   const balances = new Map<bigint, bigint>();
   for (const slot of balanceSlots) {
-    const w = await pub<IndexedWitness>('svc_getPublicDataWitness', ['latest', hex(slot)]);
+    const w = await pub('svc_getPublicDataWitness', ['latest', hex(slot)]);
+    check(w !== null, `no witness for balance slot ${hex(slot)}`);
     check(BigInt(w.leafPreimage.leaf.slot!) === slot, `balance slot ${hex(slot)} not in the tree`);
     check(BigInt(w.leafPreimage.leaf.value!) > 0n, `balance slot ${hex(slot)} holds 0`);
     balances.set(slot, BigInt(w.leafPreimage.leaf.value!));
@@ -387,7 +380,7 @@ await benchOnNode('state', node, async () => {
 
   // At the older block, a nullifier of a later block is absent.
   if (newerNullifier !== undefined) {
-    const w = await pub<unknown>('svc_getNullifierMembershipWitness', [oldBlock, hex(newerNullifier)]);
+    const w = await pub('svc_getNullifierMembershipWitness', [oldBlock, hex(newerNullifier)]);
     check(w === null || w === undefined, `a nullifier of a block after ${oldBlock} has a witness there`);
   }
   log(

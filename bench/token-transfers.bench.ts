@@ -98,24 +98,18 @@ interface Receipt {
   blockNumber?: number;
 }
 
-interface BlockReply {
-  checkpointNumber: number;
-  header: { totalManaUsed: string; globalVariables: { slotNumber: number } };
-  body?: { txEffects: z.input<typeof txEffect>[] };
-}
-
 await benchOnNode('token-transfers', node, async () => {
   const { pub } = nodeRpc(node);
   const client = new NodeClient(node.publicUrl);
   const accounts = devAccounts(10).map((a) => a.address);
   const admin = accounts[0]!;
-  while ((await pub<number>('svc_getBlockNumber')) < 1) await sleep(200); // a block to anchor on
+  while ((await pub('svc_getBlockNumber')) < 1) await sleep(200); // a block to anchor on
 
   /** Waits until none of the txs is pending; their receipts. */
   const mined = async (hashes: string[], what: string): Promise<Receipt[]> => {
     const deadline = Date.now() + 30 * SLOT_S * 1000;
     for (;;) {
-      const receipts = await Promise.all(hashes.map((h) => pub<Receipt>('svc_getTxReceipt', [h])));
+      const receipts = await Promise.all(hashes.map((h) => pub('svc_getTxReceipt', [h])));
       if (receipts.every((r) => r.status !== 'pending')) {
         for (const r of receipts) {
           check(r.status !== 'dropped', `${what}: dropped: ${r.error}`);
@@ -177,10 +171,7 @@ await benchOnNode('token-transfers', node, async () => {
     publicCalls: [{ contractAddress: token, signature: TRANSFER, args: [fromOf(i), toOf(i), 1n, 0n] }],
   });
   const probe = await prepareTx(client, { ...transfer(0), gasLimits: DEPLOY_GAS });
-  const sim = await pub<{ revertReason?: string; gasUsed: { publicGas: Gas; totalGas: Gas } }>(
-    'svc_simulatePublicCalls',
-    [probe.wire, true],
-  );
+  const sim = await pub('svc_simulatePublicCalls', [probe.wire, true]);
   check(sim.revertReason === undefined, `the simulated transfer reverted: ${sim.revertReason}`);
   const privateGas = probe.tx.data.gasUsed;
   const gasLimits: Gas = {
@@ -213,7 +204,7 @@ await benchOnNode('token-transfers', node, async () => {
   const resets = { count: 0 };
   const postOnce = (body: string) => postRetrying(node.publicUrl, body, resets);
   const latencies: number[] = [];
-  const startBlock = await pub<number>('svc_getBlockNumber');
+  const startBlock = await pub('svc_getBlockNumber');
   const cpuBefore = nodeCpuMs(node);
   let next = 0;
   const started = performance.now();
@@ -230,7 +221,7 @@ await benchOnNode('token-transfers', node, async () => {
   );
   const sendMs = performance.now() - started;
   const drainDeadline = Date.now() + (N / 20) * 1000 + 120_000;
-  while ((await pub<number>('svc_getPendingTxCount')) > 0) {
+  while ((await pub('svc_getPendingTxCount')) > 0) {
     if (Date.now() > drainDeadline) throw new Error('the pool did not drain: block production stalled');
     await sleep(100);
   }
@@ -243,16 +234,17 @@ await benchOnNode('token-transfers', node, async () => {
       : ((cpuAfter - cpuBefore) / drainedMs) * 100;
 
   // ---- what the chain did (read after the measurement) ------------------------------------------
-  const { rollupManaLimit } = await pub<{ rollupManaLimit: number }>('svc_getL1Constants');
-  const endBlock = await pub<number>('svc_getBlockNumber');
+  const { rollupManaLimit } = await pub('svc_getL1Constants');
+  const endBlock = await pub('svc_getBlockNumber');
   const blocks: { txs: number; mana: bigint; slot: number; checkpoint: number; bodyBytes: number }[] = [];
   for (let b = startBlock + 1; b <= endBlock; b++) {
-    const block = await pub<BlockReply>('svc_getBlock', [b, { includeTransactions: true }]);
+    const block = await pub('svc_getBlock', [b, { includeTransactions: true }]);
+    check(block !== null, `no block ${b}`);
     const effects = block.body?.txEffects ?? [];
     blocks.push({
       txs: effects.length,
       mana: BigInt(block.header.totalManaUsed),
-      slot: block.header.globalVariables.slotNumber,
+      slot: Number(block.header.globalVariables.slotNumber),
       checkpoint: block.checkpointNumber,
       bodyBytes: effects.reduce((n, e) => n + txEffectBodyBytesBound(z.decode(txEffect, e)), 0),
     });
@@ -298,17 +290,18 @@ await benchOnNode('token-transfers', node, async () => {
     k === 0 ? N - 1 : Math.floor(Math.random() * N),
   );
   const receipts = await runLimited(
-    sample.map((i) => () => pub<Receipt>('svc_getTxReceipt', [hashes[i]])),
+    sample.map((i) => () => pub('svc_getTxReceipt', [hashes[i]!])),
     8,
   );
   receipts.forEach((r, k) => {
+    const mined = r.status !== 'pending' && r.status !== 'dropped' ? r : undefined;
     check(
-      r.executionResult === 'success',
-      `transfer ${sample[k]}: ${r.status} ${r.executionResult ?? ''} ${r.error ?? ''}`,
+      mined?.executionResult === 'success',
+      `transfer ${sample[k]}: ${r.status} ${mined?.executionResult ?? ''} ${mined?.error ?? ''}`,
     );
   });
   for (const [account, want] of expected) {
-    const stored = await pub<string>('svc_getPublicStorageAt', [
+    const stored = await pub('svc_getPublicStorageAt', [
       'latest',
       hex(token),
       hex(mapStorageSlot(PUBLIC_BALANCES_SLOT, account)),

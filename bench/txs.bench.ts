@@ -14,13 +14,20 @@
 //   npm run build && node --import tsx bench/txs.bench.ts
 // BENCH_TXS (2000), BENCH_CONCURRENCY (16), BENCH_BATCH (50), BENCH_BATCH_CONCURRENCY (2) change
 // the shape; BENCH_CPU_PROF_DIR=<dir> runs the node with --cpu-prof and writes its profile there.
-import { devAccounts, NodeClient, randomFr, toWire } from '../src/client/index.js';
+import {
+  devAccounts,
+  type MethodName,
+  type MethodResult,
+  NodeClient,
+  randomFr,
+  toWire,
+} from '../src/client/index.js';
 import {
   benchOnNode,
   fmt,
   log,
-  type Moved,
   mineUntilEmpty,
+  type ParamsArg,
   percentile,
   type RpcReply,
   runLimited,
@@ -39,18 +46,6 @@ const FEE_HEADROOM = 10n;
 /** Receipts checked one by one (every tx is also found in a block body). */
 const RECEIPT_SAMPLE = 100;
 
-interface BlockResponse {
-  number: number;
-  checkpointNumber: number;
-  body?: { txEffects: { txHash: string; revertCode: number }[] };
-}
-interface Receipt {
-  txHash: string;
-  status: string;
-  executionResult?: string;
-  blockNumber?: number;
-}
-
 async function post(url: string, body: string): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const text = await res.text();
@@ -58,17 +53,24 @@ async function post(url: string, body: string): Promise<unknown> {
   return JSON.parse(text);
 }
 
-async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
+async function rpc<M extends MethodName>(
+  url: string,
+  method: M,
+  params: readonly unknown[] = [],
+): Promise<MethodResult<M>> {
   const reply = (await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))) as RpcReply;
   if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
-  return reply.result as T;
+  return reply.result as MethodResult<M>;
 }
 
 const node = await startChainNode(CPU_PROF_DIR);
 await benchOnNode('txs', node, async () => {
   const client = new NodeClient(node.publicUrl);
-  const pub = <T>(method: string, params: unknown[] = []) => rpc<T>(node.publicUrl, method, params);
-  const dev = (method: string, params: unknown[] = []) => rpc<Moved>(node.adminUrl, method, params);
+  // Typed by the methods' declarations, over fetch (as the batches below).
+  const pub = <M extends MethodName>(method: M, ...params: ParamsArg<M>) =>
+    rpc(node.publicUrl, method, params[0] as readonly unknown[] | undefined);
+  const dev = <M extends MethodName>(method: M, ...params: ParamsArg<M>) =>
+    rpc(node.adminUrl, method, params[0] as readonly unknown[] | undefined);
 
   let moved = await dev('svcDev_advanceToSlot', [1]); // block 1: a chain the txs anchor on
   let slot = moved.slot!;
@@ -123,7 +125,7 @@ await benchOnNode('txs', node, async () => {
     );
     const ms = performance.now() - started;
     if (errors.length > 0) throw new Error(`${name}: ${errors.length} sendTx errors, first: ${errors[0]}`);
-    const pending = await pub<number>('svc_getPendingTxCount');
+    const pending = await pub('svc_getPendingTxCount');
     if (pending !== N) throw new Error(`${name}: ${pending} pending txs after sending ${N}`);
     const n = bodies.length * perBody;
     console.log(
@@ -151,7 +153,8 @@ await benchOnNode('txs', node, async () => {
     let found = 0;
     const blockSizes: number[] = [];
     for (let b = firstBlock; b <= moved.l2BlockNumber; b++) {
-      const block = await pub<BlockResponse>('svc_getBlock', [b, { includeTransactions: true }]);
+      const block = await pub('svc_getBlock', [b, { includeTransactions: true }]);
+      if (block === null) throw new Error(`${name}: no block ${b}`);
       const effects = block.body?.txEffects ?? [];
       blockSizes.push(effects.length);
       for (const e of effects) {
@@ -163,8 +166,8 @@ await benchOnNode('txs', node, async () => {
     if (found !== N) throw new Error(`${name}: ${found} of ${N} txs found in blocks ${firstBlock}..`);
     for (let i = 0; i < RECEIPT_SAMPLE; i++) {
       const t = txs[Math.floor((i * txs.length) / RECEIPT_SAMPLE)]!;
-      const r = await pub<Receipt>('svc_getTxReceipt', [t.hash]);
-      if (r.executionResult !== 'success' || r.status === 'pending' || r.status === 'dropped') {
+      const r = await pub('svc_getTxReceipt', [t.hash]);
+      if (r.status === 'pending' || r.status === 'dropped' || r.executionResult !== 'success') {
         throw new Error(`${name}: receipt of ${t.hash}: ${JSON.stringify(r)}`);
       }
     }

@@ -246,13 +246,16 @@ export class Sequencer {
     if (this.o.realtime?.()) this.l1Clock.observe(now, this.wall());
     if (this.paused) return { kind: 'paused', slot };
     if (slotAt(next, constants) !== slot) return { kind: 'slot-ending', slot };
-    if (slot === this.sentForSlot) return { kind: 'slot-taken', slot };
-    const pending = await rollup.pendingCheckpointNumber();
-    const lastSlot = pending === 0 ? 0 : (await rollup.checkpoint(pending)).slot;
-    if (slot === 0 || slot <= lastSlot) return { kind: 'slot-taken', slot };
+    if (slot === this.sentForSlot || slot === 0) return { kind: 'slot-taken', slot };
+    // Whose slot it is first: the proposer is read once per slot, the rollup's latest checkpoint
+    // would be two L1 reads in every pass of a node that is not proposing (hundreds of ms of a
+    // loaded node's pass, which an attestation may be waiting behind).
     const proposer = await this.o.committee.proposer(slot);
     const me = this.validators.find((v) => v.attester.address.toLowerCase() === proposer);
     if (!me) return { kind: 'not-proposer', slot };
+    const pending = await rollup.pendingCheckpointNumber();
+    const lastSlot = pending === 0 ? 0 : (await rollup.checkpoint(pending)).slot;
+    if (slot <= lastSlot) return { kind: 'slot-taken', slot };
     const release = this.o.consensus.holdBulkWork();
     let outcome: SequencerOutcome;
     try {

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { NodeClient } from '../src/client/index.js';
 import { startCairn } from '../test/helpers/process.js';
-import { result } from '../test/helpers/rpc.js';
 import { fmt, log, percentile } from './chain-node.js';
 
 // The built module, as the node runs it: its check runs in a worker thread, which the TypeScript
@@ -121,12 +121,11 @@ try {
   for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     for (let i = 0; i < 3; i++) {
       slot =
-        Math.max(slot, ((await result(node.publicUrl, 'svc_getSyncedL2SlotNumber')) as number | null) ?? 0) +
-        1;
-      await result(node.adminUrl, 'svcDev_advanceToSlot', [slot]);
+        Math.max(slot, (await new NodeClient(node.publicUrl).request('svc_getSyncedL2SlotNumber')) ?? 0) + 1;
+      await new NodeClient(node.adminUrl).request('svcDev_advanceToSlot', slot);
     }
-    await result(node.adminUrl, 'svcDev_advanceToNextEpoch');
-    await result(node.adminUrl, 'svcDev_mine', [2]);
+    await new NodeClient(node.adminUrl).request('svcDev_advanceToNextEpoch');
+    await new NodeClient(node.adminUrl).request('svcDev_mine', 2);
     if (MEASURE_AT.has(epoch)) await measure(rpcUrl, epoch);
   }
 } finally {

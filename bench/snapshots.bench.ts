@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { devAccounts, NodeClient, randomFr, toWire } from '../src/client/index.js';
 import { type CairnProcess, followerFlags, startCairn } from '../test/helpers/process.js';
-import { result } from '../test/helpers/rpc.js';
 import { startS3 } from '../test/snapshots/servers.js';
 import {
   benchOnNode,
@@ -164,7 +163,7 @@ await benchOnNode('snapshots', node, async () => {
       const before = (await status()).lastResult?.at;
       const requestedAt = Date.now();
       check(
-        (await result(node.adminUrl, 'svcAdmin_startSnapshotUpload', [location])) === null,
+        (await new NodeClient(node.adminUrl).request('svcAdmin_startSnapshotUpload', location)) === null,
         'startSnapshotUpload answered something else than null',
       );
       let outcome: UploadStatus['lastResult'];
@@ -223,8 +222,7 @@ await benchOnNode('snapshots', node, async () => {
 
     // ---- followers ---------------------------------------------------------------------------------
     const l1Flags = await followerFlags(node);
-    const sourceWorldState = ((await pub('svc_getWorldStateSyncStatus')) as { latestBlockHash: string })
-      .latestBlockHash;
+    const sourceWorldState = (await pub('svc_getWorldStateSyncStatus')).latestBlockHash;
     /** Starts a follower with `flags`; times its start and its reaching the source's tips. */
     const follow = async (flags: string[]) => {
       const spawnedAt = Date.now();
@@ -233,12 +231,13 @@ await benchOnNode('snapshots', node, async () => {
       followers.push(f);
       const readyMs = performance.now() - t0;
       for (;;) {
-        if (JSON.stringify(await result(f.publicUrl, 'svc_getChainTips')) === sourceTips) break;
+        if (JSON.stringify(await new NodeClient(f.publicUrl).request('svc_getChainTips')) === sourceTips)
+          break;
         check(performance.now() - t0 < FOLLOWER_TIMEOUT_MS, `follower ${flags.join(' ')} did not catch up`);
         await sleep(POLL_MS);
       }
       const syncedMs = performance.now() - t0;
-      const ws = (await result(f.publicUrl, 'svc_getWorldStateSyncStatus')) as { latestBlockHash: string };
+      const ws = await new NodeClient(f.publicUrl).request('svc_getWorldStateSyncStatus');
       check(ws.latestBlockHash === sourceWorldState, 'the follower world state differs from the source');
       const restoring = logTime(f.output(), 'restoring the snapshot of block');
       const restored = logTime(f.output(), 'snapshot of block');

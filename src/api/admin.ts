@@ -1,3 +1,5 @@
+// The admin methods' handlers, each added to its declaration in src/client/methods/admin.ts (names,
+// params, result schema and words, shared with the typed client), and the ports they call.
 import { adminDeclarations } from '../client/methods/admin.js';
 import type { NodeAdmin } from '../node/admin.js';
 import type { SnapshotUploader } from '../node/snapshots.js';

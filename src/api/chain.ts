@@ -1,3 +1,6 @@
+// The chain (blocks, checkpoints, tips) methods' handlers, each added to its declaration in
+// src/client/methods/chain.ts (names, params, result schema and words, shared with the typed
+// client), and the ports they call.
 import { chainDeclarations } from '../client/methods/chain.js';
 import type { L1RollupConstants } from '../core/time.js';
 import type { NodeStatus } from '../node/status.js';

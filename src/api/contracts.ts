@@ -1,3 +1,5 @@
+// The contract methods' handlers, each added to its declaration in src/client/methods/contracts.ts
+// (names, params, result schema and words, shared with the typed client), and the ports they call.
 import { contractsDeclarations } from '../client/methods/contracts.js';
 import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';
 import type { ContractQueries } from '../queries/contracts.js';

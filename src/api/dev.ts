@@ -1,3 +1,5 @@
+// The dev methods' handlers, each added to its declaration in src/client/methods/dev.ts (names,
+// params, result schema and words, shared with the typed client), and the ports they call.
 import { devDeclarations } from '../client/methods/dev.js';
 import type { MessageSentEvent } from '../l1/rollup-client.js';
 import type { DevOperations } from '../node/dev.js';

@@ -1,8 +1,9 @@
-// All method sets of the node, in one registry. Each topic file declares its methods of both
-// sets (svc_ and node_, or svcAdmin_ and nodeAdmin_; a method both have is one defineMethods
-// call, its earlier twin's differences as an override), with their schemas beside it, and the
-// ports it calls: the few members of the node's parts its handlers use. This is the one place
-// that hands each topic its parts of the node.
+// All method sets of the node, in one registry. Each topic file adds the handlers to its methods
+// of both sets (svc_ and node_, or svcAdmin_ and nodeAdmin_; a method both have is one
+// defineMethods call, its earlier twin's differences as an override), whose declarations — names,
+// params, result schemas, words — are in src/client/methods/ so that the typed client reads the
+// same ones; and it names the ports it calls: the few members of the node's parts its handlers
+// use. This is the one place that hands each topic its parts of the node.
 import type { z } from 'zod';
 import type { LogPosition } from '../archiver/log-store.js';
 import type { adminConfig, adminConfigUpdate } from '../client/methods/admin.js';

@@ -1,3 +1,6 @@
+// The node information methods' handlers, each added to its declaration in
+// src/client/methods/info.ts (names, params, result schema and words, shared with the typed
+// client), and the ports they call.
 import { infoDeclarations } from '../client/methods/info.js';
 import type { NodeStatus } from '../node/status.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';

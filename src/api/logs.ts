@@ -1,3 +1,5 @@
+// The log methods' handlers, each added to its declaration in src/client/methods/logs.ts (names,
+// params, result schema and words, shared with the typed client), and the ports they call.
 import { logsDeclarations, MAX_LEGACY_LOGS_PER_TAG } from '../client/methods/logs.js';
 import type { LogQueries } from '../queries/logs.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';

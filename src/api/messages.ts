@@ -1,3 +1,5 @@
+// The message methods' handlers, each added to its declaration in src/client/methods/messages.ts
+// (names, params, result schema and words, shared with the typed client), and the ports they call.
 import { messagesDeclarations } from '../client/methods/messages.js';
 import type { ChainQueries } from '../queries/chain.js';
 import type { MessageQueries } from '../queries/messages.js';

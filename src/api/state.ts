@@ -1,3 +1,5 @@
+// The state query methods' handlers, each added to its declaration in src/client/methods/state.ts
+// (names, params, result schema and words, shared with the typed client), and the ports they call.
 import { stateDeclarations } from '../client/methods/state.js';
 import type { IndexedWitnessResult, StateQueries } from '../queries/state.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';

@@ -1,3 +1,5 @@
+// The tx and fee methods' handlers, each added to its declaration in src/client/methods/txs.ts
+// (names, params, result schema and words, shared with the typed client), and the ports they call.
 import { MAX_RPC_TXS } from '../client/methods/tx-schemas.js';
 import { txsDeclarations } from '../client/methods/txs.js';
 import type { Fr } from '../core/field.js';

@@ -1,3 +1,6 @@
+// The validator, P2P and slashing methods' handlers, each added to its declaration in
+// src/client/methods/validators.ts (names, params, result schema and words, shared with the typed
+// client), and the ports they call.
 import { validatorsDeclarations } from '../client/methods/validators.js';
 import type { ValidatorQueries } from '../queries/validators.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';

@@ -54,6 +54,7 @@ export { mapStorageSlot } from '../execution/public-storage.js';
 export * from './contracts.js';
 export {
   declaredMethodNames,
+  declaredMethods,
   type MethodMap,
   type MethodName,
   type MethodParams,

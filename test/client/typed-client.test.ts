@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { type ApiNode, buildRegistry } from '../../src/api/index.js';
 import {
   declaredMethodNames,
+  declaredMethods,
   type MethodName,
   type MethodResult,
   NodeClient,
@@ -73,6 +74,21 @@ describe('the typed client', () => {
       .sort();
     assert.equal(served.length, registry.all().length, 'every method is served on a port');
     assert.deepEqual(declaredMethodNames(), served);
+  });
+
+  test('the node serves each method with the very schemas the client is typed by', () => {
+    const declared = declaredMethods();
+    for (const method of buildRegistry(fakeNode()).all()) {
+      const declaration = declared.get(method.fullName as MethodName);
+      assert.ok(declaration, method.fullName);
+      assert.equal(method.result, declaration.result, `${method.fullName}: its result schema`);
+      assert.deepEqual(
+        method.params.map((p) => [p.schema, p.optional ?? false]),
+        declaration.params.map((p) => [p.schema, p.optional ?? false]),
+        `${method.fullName}: its param schemas`,
+      );
+      for (const [i, p] of method.params.entries()) assert.equal(p.schema, declaration.params[i]!.schema);
+    }
   });
 
   test('typed calls through the dispatcher decode as the client types them', async () => {

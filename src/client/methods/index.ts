@@ -89,17 +89,28 @@ export type MethodName = keyof MethodMap;
 export type MethodParams<M extends MethodName> = MethodMap[M]['params'];
 export type MethodResult<M extends MethodName> = MethodMap[M]['result'];
 
-/** The full names of the declared methods, sorted: the keys of MethodMap, at run time. */
-export function declaredMethodNames(): MethodName[] {
-  const names: string[] = [];
+/** Each declared method by full name: its params and result schema, as the node serves them. */
+export function declaredMethods(): Map<MethodName, Pick<MethodDeclaration, 'params' | 'result'>> {
+  const methods = new Map<MethodName, Pick<MethodDeclaration, 'params' | 'result'>>();
   for (const topic of DECLARATIONS) {
     for (const declaration of Object.values(topic) as (MethodDeclaration | TwinsDeclaration)[]) {
       if ('namespaces' in declaration) {
-        for (const namespace of declaration.namespaces) names.push(`${namespace}_${declaration.spec.name}`);
+        for (const namespace of declaration.namespaces) {
+          const override = declaration.overrides[namespace];
+          methods.set(`${namespace}_${declaration.spec.name}` as MethodName, {
+            params: override?.params ?? declaration.spec.params,
+            result: override?.result ?? declaration.spec.result,
+          });
+        }
       } else {
-        names.push(`${declaration.namespace}_${declaration.name}`);
+        methods.set(`${declaration.namespace}_${declaration.name}` as MethodName, declaration);
       }
     }
   }
-  return (names as MethodName[]).sort();
+  return methods;
+}
+
+/** The full names of the declared methods, sorted: the keys of MethodMap, at run time. */
+export function declaredMethodNames(): MethodName[] {
+  return [...declaredMethods().keys()].sort();
 }

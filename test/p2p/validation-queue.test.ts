@@ -62,6 +62,39 @@ describe('gossip validation queue', () => {
     assert.deepEqual(ran, ['c0', 'tx0', 'tx1', 'tx2']);
   });
 
+  test('the workers share one slice of each event-loop turn: a turn runs about a slice of jobs, not one per worker', async () => {
+    const concurrency = 32;
+    const q = new ValidationQueue({
+      maxPending: 2000,
+      concurrency,
+      ratePerPeer: 10_000,
+      burstPerPeer: 10_000,
+    });
+    let ran = 0;
+    // Each job holds the thread for 1 ms, as a tx check does for about that long.
+    const busy: ValidationJob = {
+      priority: 'bulk',
+      peer: 'p',
+      run: async () => {
+        const until = performance.now() + 1;
+        while (performance.now() < until);
+        ran++;
+      },
+    };
+    for (let i = 0; i < 600; i++) q.offer({ ...busy });
+    // A probe takes a turn of the event loop whenever it gets one, counting the jobs run in between.
+    const perTurn: number[] = [];
+    let last = 0;
+    while (ran < 600) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      perTurn.push(ran - last);
+      last = ran;
+    }
+    // A 4 ms slice takes about 4 jobs of 1 ms, plus the one each other worker had under way:
+    // with a slice per worker a turn took up to 32 x 4.
+    assert.ok(Math.max(...perTurn) <= concurrency + 8, `up to ${Math.max(...perTurn)} jobs in one turn`);
+  });
+
   test('bulk jobs run `concurrency` at a time, in order, with the event loop served in between', async () => {
     const ran: string[] = [];
     const q = new ValidationQueue({ maxPending: 100, concurrency: 2 });

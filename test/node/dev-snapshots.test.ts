@@ -22,7 +22,16 @@ import { tempStores } from '../helpers/temp-stores.js';
 
 const stores = tempStores('cairn-dev-snapshots-');
 const SLOT = 8n;
-const constants = { l1GenesisTime: 0n, slotDuration: 8, epochDuration: 4 } as unknown as L1RollupConstants;
+const constants: L1RollupConstants = {
+  l1StartBlock: 0n,
+  l1GenesisTime: 0n,
+  slotDuration: 8,
+  epochDuration: 4,
+  ethereumSlotDuration: 1,
+  proofSubmissionEpochs: 1,
+  targetCommitteeSize: 4,
+  rollupManaLimit: 1_000_000,
+};
 const attester = '0x00000000000000000000000000000000000000aa';
 const digest = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex;
 

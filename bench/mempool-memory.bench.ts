@@ -15,7 +15,7 @@ import type { L1RollupConstants } from '../src/core/time.js';
 import { buildTx } from '../src/core/tx-builder.js';
 import { toTx, tx as txCodec } from '../src/core/tx-codecs.js';
 import { devAccounts } from '../src/execution/dev-accounts.js';
-import { fixedFees, openTxService } from '../test/mempool/fixture.js';
+import { fixedFees, openTxService } from '../test/helpers/tx-service-fixture.js';
 import { fmt, log } from './chain-node.js';
 
 const N = Number(process.env.BENCH_POOL_TXS ?? 20_000);

@@ -48,7 +48,7 @@ import {
   encodeTxMessage,
   TOPICS,
 } from '../src/validators/messages.js';
-import { fixedFees, openTxService, TEST_CONSTANTS } from '../test/mempool/fixture.js';
+import { fixedFees, openTxService, TEST_CONSTANTS } from '../test/helpers/tx-service-fixture.js';
 import { check, fmt, log, percentile } from './chain-node.js';
 
 const LATENCY_MESSAGES = Number(process.env.BENCH_LATENCY_MESSAGES ?? 200);

@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { type ApiNode, buildRegistry } from '../../src/api/index.js';
 import { buildOpenRpcDocument } from '../../src/rpc/openrpc.js';
 import type { PortKind } from '../../src/rpc/registry.js';
-import { TEST_CONSTANTS } from '../mempool/fixture.js';
+import { TEST_CONSTANTS } from '../helpers/tx-service-fixture.js';
 
 const RECORD = join(import.meta.dirname, 'method-sets.record.json');
 

@@ -11,8 +11,13 @@ import { toHex32 } from '../../src/core/field.js';
 import { fromTx } from '../../src/core/tx-codecs.js';
 import { devAccounts } from '../../src/execution/dev-accounts.js';
 import { encodeResult, type RpcMethod } from '../../src/rpc/registry.js';
+import {
+  fixedFees,
+  openTxService,
+  TEST_CONSTANTS,
+  type TxServiceFixture,
+} from '../helpers/tx-service-fixture.js';
 import { simplePrivateTx } from '../helpers/txs.js';
-import { fixedFees, openTxService, TEST_CONSTANTS, type TxServiceFixture } from '../mempool/fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-simulate-output-'));
 const [payer] = devAccounts(1);

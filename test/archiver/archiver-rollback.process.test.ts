@@ -13,7 +13,7 @@ import type { L1RollupConstants } from '../../src/core/time.js';
 import type { RollupClient } from '../../src/l1/rollup-client.js';
 import { TREE_IDS, TreeId, type TreeSnapshot } from '../../src/world-state/types.js';
 import type { WorldState } from '../../src/world-state/world-state.js';
-import { deployer, L1ChainFixture, txEffect } from './l1-chain-fixture.js';
+import { deployer, L1ChainFixture, txEffect } from '../helpers/l1-chain-fixture.js';
 
 const tx = (seed: bigint): TxEffect => txEffect(seed, seed % 2n === 0n ? [0x7700n + seed] : []);
 

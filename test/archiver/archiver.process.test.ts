@@ -8,8 +8,8 @@ import { accumulateCheckpointOutHashes } from '../../src/core/out-hash.js';
 import { slotStart } from '../../src/core/time.js';
 import type { ArchiverL1 } from '../../src/l1/roles.js';
 import { TreeId } from '../../src/world-state/types.js';
+import { deployer, L1ChainFixture, txEffect as tx } from '../helpers/l1-chain-fixture.js';
 import { until } from '../helpers/until.js';
-import { deployer, L1ChainFixture, txEffect as tx } from './l1-chain-fixture.js';
 
 /** A pino logger that keeps what it logs, as { level, msg }. */
 function capturingLogger() {

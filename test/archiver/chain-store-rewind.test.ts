@@ -10,6 +10,7 @@ import { checkpointOfMessageIndex } from '../../src/archiver/message-store.js';
 import type { L1SyncPoint, PublishedCheckpoint } from '../../src/archiver/types.js';
 import type { L2Block } from '../../src/core/block.js';
 import type { MessageSentEvent } from '../../src/l1/rollup-client.js';
+import { l1SyncPoint, publishedCheckpoint, storeTx as tx } from '../helpers/chain-store-fixtures.js';
 import {
   nextBlock,
   openTestChainStore,
@@ -17,7 +18,6 @@ import {
   type TestChainStore,
   type TestWorldState,
 } from '../helpers/test-chain.js';
-import { l1SyncPoint, publishedCheckpoint, storeTx as tx } from './chain-store-fixtures.js';
 
 /** Checkpoint n's slot: distinct per checkpoint. */
 const slotOf = (checkpoint: number) => 10 + 2 * checkpoint;

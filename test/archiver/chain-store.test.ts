@@ -6,6 +6,7 @@ import type { L2Block } from '../../src/core/block.js';
 import { GENESIS_BLOCK_HEADER_HASH, GENESIS_CHECKPOINT_HEADER_HASH } from '../../src/core/block-header.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import type { WorldState } from '../../src/world-state/world-state.js';
+import { l1SyncPoint, publishedCheckpoint, storeTx as tx } from '../helpers/chain-store-fixtures.js';
 import {
   nextBlock,
   openTestChainStore,
@@ -13,7 +14,6 @@ import {
   type TestChainStore,
   type TestWorldState,
 } from '../helpers/test-chain.js';
-import { l1SyncPoint, publishedCheckpoint, storeTx as tx } from './chain-store-fixtures.js';
 
 /** Where nextBlock puts a block: its checkpoint, its index within it, its slot. */
 const at = (checkpointNumber: number, indexWithinCheckpoint: number, slotNumber: number) => ({

@@ -10,7 +10,7 @@ import { PoolSettling } from '../../src/mempool/pool-settling.js';
 import { TxPool } from '../../src/mempool/tx-pool.js';
 import { type LeafLocation, TreeId, type WorldStateReader } from '../../src/world-state/types.js';
 import { silentLogger } from '../helpers/rpc.js';
-import { TEST_CONSTANTS } from './fixture.js';
+import { TEST_CONSTANTS } from '../helpers/tx-service-fixture.js';
 import { addOk, type MadeTx, makeTx, poolStores } from './pool-fixtures.js';
 
 const stores = poolStores('cairn-pool-settling-test-');

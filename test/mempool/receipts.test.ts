@@ -7,7 +7,7 @@ import { RevertCode, type TxEffect } from '../../src/core/block.js';
 import type { Fr } from '../../src/core/field.js';
 import { minedStatus, TX_DROPPED_ERROR, TxReceipts } from '../../src/mempool/receipts.js';
 import type { TxStatus } from '../../src/mempool/tx-pool.js';
-import { TEST_CONSTANTS } from './fixture.js';
+import { TEST_CONSTANTS } from '../helpers/tx-service-fixture.js';
 import { makeTx } from './pool-fixtures.js';
 
 const tip = (n: number) => ({

@@ -18,8 +18,8 @@ import { mapStorageSlot, readPublicData } from '../../src/execution/public-stora
 import type { MinFeeSource } from '../../src/mempool/min-fees.js';
 import type { TxService } from '../../src/mempool/tx-service.js';
 import type { WorldState } from '../../src/world-state/world-state.js';
+import { openTxService, TEST_CONSTANTS } from '../helpers/tx-service-fixture.js';
 import { simplePrivateTx } from '../helpers/txs.js';
-import { openTxService, TEST_CONSTANTS } from './fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-simulate-'));
 const [funded] = devAccounts(1);

@@ -19,7 +19,7 @@ import { TxService } from '../../src/mempool/tx-service.js';
 import { openEnvironment } from '../../src/store/environment.js';
 import type { WorldState } from '../../src/world-state/world-state.js';
 import { silentLogger } from '../helpers/rpc.js';
-import { openTxService, TEST_CONSTANTS } from './fixture.js';
+import { openTxService, TEST_CONSTANTS } from '../helpers/tx-service-fixture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-tx-service-'));
 const [payer] = devAccounts(1);

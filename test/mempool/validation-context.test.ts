@@ -8,7 +8,7 @@ import { slotStart } from '../../src/core/time.js';
 import { TxPool } from '../../src/mempool/tx-pool.js';
 import { ValidationContexts } from '../../src/mempool/validation-context.js';
 import type { WorldStateReader } from '../../src/world-state/types.js';
-import { TEST_CONSTANTS } from './fixture.js';
+import { TEST_CONSTANTS } from '../helpers/tx-service-fixture.js';
 import { addOk, makeTx, poolStores } from './pool-fixtures.js';
 
 const stores = poolStores('cairn-validation-context-test-');

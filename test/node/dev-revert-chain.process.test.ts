@@ -14,7 +14,7 @@ import { buildBlock } from '../../src/execution/block-builder.js';
 import { messageSentIn, type RollupClient } from '../../src/l1/rollup-client.js';
 import { TREE_IDS, type TreeSnapshot } from '../../src/world-state/types.js';
 import type { WorldState } from '../../src/world-state/world-state.js';
-import { deployer, L1ChainFixture, txEffect } from '../archiver/l1-chain-fixture.js';
+import { deployer, L1ChainFixture, txEffect } from '../helpers/l1-chain-fixture.js';
 
 const tx = (seed: bigint): TxEffect => txEffect(seed);
 

@@ -26,7 +26,7 @@ import {
 import { ValidatorMonitor } from '../../src/validators/monitor.js';
 import { type Offense, OffenseStore, OffenseType } from '../../src/validators/slashing.js';
 import { ValidatorStatsStore, type ValidatorStatus } from '../../src/validators/stats.js';
-import { l1SyncPoint, publishedCheckpoint } from '../archiver/chain-store-fixtures.js';
+import { l1SyncPoint, publishedCheckpoint } from '../helpers/chain-store-fixtures.js';
 import {
   nextBlock,
   openTestChainStore,

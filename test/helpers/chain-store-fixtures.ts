@@ -3,7 +3,7 @@
 import type { L1SyncPoint, PublishedCheckpoint } from '../../src/archiver/types.js';
 import type { L2Block, TxEffect } from '../../src/core/block.js';
 import { emptyCheckpointHeader } from '../../src/core/block-header.js';
-import { emptyTxEffect } from '../helpers/test-chain.js';
+import { emptyTxEffect } from './test-chain.js';
 
 /** A tx effect with hash 0x7000 + seed, fee seed, one note hash and one nullifier. */
 export const storeTx = (seed: bigint): TxEffect =>

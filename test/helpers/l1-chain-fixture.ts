@@ -24,7 +24,7 @@ import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
 import { TREE_IDS, type TreeSnapshot } from '../../src/world-state/types.js';
 import { WorldState } from '../../src/world-state/world-state.js';
-import { startTestL1 } from '../helpers/l1.js';
+import { startTestL1 } from './l1.js';
 
 const COINBASE = `0x${'c0'.repeat(20)}`;
 const silent = pino({ level: 'silent' });

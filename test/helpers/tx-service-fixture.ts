@@ -11,7 +11,7 @@ import { TxService, type TxServiceOptions } from '../../src/mempool/tx-service.j
 import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
 import { WorldState } from '../../src/world-state/world-state.js';
-import { silentLogger } from '../helpers/rpc.js';
+import { silentLogger } from './rpc.js';
 
 export interface TxServiceFixture {
   worldState: WorldState;

@@ -161,7 +161,7 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     network.subscribe(TOPICS.tx, txGossipHandler(d.txs), 'bulk');
     d.txs.setGossip({
       announce: (tx, hash) => {
-        network.publish(TOPICS.tx, encodeTxMessage(tx, hash)).catch((err) => {
+        network.announce(TOPICS.tx, encodeTxMessage(tx, hash)).catch((err) => {
           logger.warn(`announcing tx ${toHex32(hash)} failed: ${(err as Error).message}`);
         });
       },

@@ -97,6 +97,8 @@ const INVALID_MESSAGE_DECAY = 0.99;
 const FLOOD_BURSTS = 20;
 const PENALTY_HALF_LIFE_MS = 60_000;
 const GRAYLIST_THRESHOLD = -80;
+/** Seconds `announce` keeps trying while no peer has subscribed to the topic. */
+const ANNOUNCE_TRIES = 30;
 const BAN_MS = 10 * 60_000;
 const SCORE_CHECK_MS = 1000;
 // The message id: 20 bytes of SHA-256 over the topic and the data, so the same content has one id
@@ -105,6 +107,12 @@ const ID_BYTES = 20;
 
 /** The parts of the gossipsub class that its exported interface leaves out. */
 type Pubsub = GossipSub & {
+  /** The implementation takes per-call options the interface does not declare. */
+  publish(
+    topic: string,
+    data: Uint8Array,
+    opts?: { allowPublishToZeroTopicPeers?: boolean },
+  ): Promise<{ recipients: unknown[] }>;
   getScore?(peerId: string): number;
   readonly score: { readonly params: PeerScoreParams };
   reportMessageValidationResult(
@@ -376,6 +384,28 @@ export class P2PNetwork {
   async publish(name: string, data: Uint8Array): Promise<number> {
     const { recipients } = await this.pubsub.publish(this.topic(name), data);
     return recipients.length;
+  }
+
+  /**
+   * Publishes `data` as `publish` does, but while no peer has subscribed to the topic yet (right
+   * after the node or a peer started, subscriptions are not known), tries again every second for
+   * up to ANNOUNCE_TRIES seconds instead of sending it to no one: a message is published once (its
+   * id is its content), so a tx a client sent then would never reach the network. Resolves with the
+   * peers reached; 0 if none subscribed in that time (or the network stopped).
+   */
+  async announce(name: string, data: Uint8Array): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { recipients } = await this.pubsub.publish(this.topic(name), data, {
+          allowPublishToZeroTopicPeers: false,
+        });
+        return recipients.length;
+      } catch (err) {
+        if (!/NoPeersSubscribedToTopic/.test((err as Error).message)) throw err;
+        if (attempt >= ANNOUNCE_TRIES || this.stopped) return 0;
+        await new Promise((resolve) => setTimeout(resolve, 1000).unref());
+      }
+    }
   }
 
   getPeers(includePending = false): PeerInfo[] {

@@ -327,6 +327,21 @@ describe('standalone', () => {
     await assert.rejects(start(['enr:garbage']), /invalid ENR/);
   });
 
+  test(
+    'announce waits for a peer to subscribe: a tx announced before any peer arrives still reaches one',
+    TIMEOUT,
+    async () => {
+      const first = await start([]);
+      const data = unique('early-tx');
+      // Announced while the node has no peer at all; publish would send it to no one, once for good.
+      const reached = first.net.announce('tx', Buffer.from(data));
+      await new Promise((r) => setTimeout(r, 1500));
+      const later = await start([first.net.enr]);
+      assert.ok((await reached) >= 1, 'the announcement reached the peer that came later');
+      await until('the later peer received it', () => saw(later, data));
+    },
+  );
+
   test('a bootstrap list naming the node itself is fine', TIMEOUT, async () => {
     const key = secp256k1.utils.randomSecretKey();
     const self = encodeEnr({ privateKey: key, seq: 1n, ip: '127.0.0.1', tcp: await closedPort() });

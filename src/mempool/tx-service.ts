@@ -12,6 +12,7 @@ import type { AllowedElement } from '../core/constants.js';
 import { refused } from '../core/errors.js';
 import type { ManaUsageEstimate } from '../core/fee-math.js';
 import { type Fr, toHex32 } from '../core/field.js';
+import { Hold } from '../core/hold.js';
 import type { L1RollupConstants } from '../core/time.js';
 import { computeTxHashOffThread, type Gas, type Tx } from '../core/tx.js';
 import type { ExecutionOptions } from '../execution/executor.js';
@@ -152,7 +153,14 @@ export class TxService {
    * Validates the tx fully, adds it to the pool through the admission queue and announces it to
    * peers; throws -32003 / -32000 when it is refused.
    */
+  /**
+   * Held while the node builds or checks a proposal (its consensus client takes it): clients' txs
+   * wait to be checked, as peers' do, so that a burst of RPC calls does not make the proposal late.
+   */
+  readonly admissionHold = new Hold();
+
   async sendTx(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {
+    if (this.admissionHold.held) await this.admissionHold.whenReleased();
     const hash = await this.#admission.admit(tx, claimedHash);
     this.#gossip?.announce(tx, hash);
     this.#accepted(hash);

@@ -149,7 +149,21 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     rollup: d.rollup,
     constants,
     validators: d.validators,
-    network,
+    // While it builds or checks a proposal, txs from peers and from clients wait to be checked.
+    network:
+      network === undefined
+        ? undefined
+        : {
+            publish: (name, data) => network.publish(name, data),
+            holdBulk: () => {
+              const peers = network.holdBulk();
+              const clients = d.txs.admissionHold.take();
+              return () => {
+                peers();
+                clients();
+              };
+            },
+          },
     requestPass: d.requestPass,
     logger,
   });

@@ -7,6 +7,8 @@
 // While the node builds or checks a proposal, bulk jobs are held (`hold`): under a flood, running
 // them beside that work made it miss its slot's deadline.
 
+import { Hold } from '../core/hold.js';
+
 export type Priority = 'consensus' | 'bulk';
 
 export interface ValidationJob {
@@ -64,10 +66,10 @@ export class ValidationQueue {
   private running = 0;
   private readonly buckets = new Map<string, Bucket>();
   private lastSweep: number;
-  /** Holds taken and not released: while any is, no bulk job starts. */
-  private holds = 0;
-  /** Workers parked by a hold, woken when the last one is released. */
-  private parked: (() => void)[] = [];
+  /** While held, no bulk job starts. */
+  private readonly bulkHold = new Hold();
+  /** Jobs taken while held, whose prepare waits until they run. */
+  private readonly unprepared = new WeakSet<ValidationJob>();
   readonly counts: QueueCounts = { consensus: 0, bulkRun: 0, rateLimited: 0, full: 0, highWater: 0 };
 
   constructor(
@@ -102,7 +104,10 @@ export class ValidationQueue {
       this.counts.full++;
       return 'full';
     }
-    job.prepare?.();
+    // While held, even preparing (decoding, starting the hash) waits: the event loop is the
+    // proposal's.
+    if (this.bulkHold.held) this.unprepared.add(job);
+    else job.prepare?.();
     this.pending.push(job);
     this.counts.highWater = Math.max(this.counts.highWater, this.size);
     if (this.running < this.limits.concurrency) {
@@ -119,21 +124,12 @@ export class ValidationQueue {
    * a deadline in its slot — has the event loop. Holds nest; releasing twice is harmless.
    */
   hold(): () => void {
-    this.holds++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      if (--this.holds > 0) return;
-      const parked = this.parked;
-      this.parked = [];
-      for (const wake of parked) wake();
-    };
+    return this.bulkHold.take();
   }
 
   /** Whether bulk jobs are held. */
   get held(): boolean {
-    return this.holds > 0;
+    return this.bulkHold.held;
   }
 
   /** When the workers' shared slice of the current event-loop turn began. */
@@ -162,7 +158,7 @@ export class ValidationQueue {
   private async work(): Promise<void> {
     try {
       for (;;) {
-        while (this.holds > 0) await new Promise<void>((resolve) => this.parked.push(resolve));
+        if (this.bulkHold.held) await this.bulkHold.whenReleased();
         // Let I/O in between: a long run of handlers must not starve pings, requests and the
         // chain. (A turn after every job would let I/O bring in messages faster than they are
         // handled.)
@@ -172,6 +168,7 @@ export class ValidationQueue {
         }
         const job = this.next();
         if (job === undefined) return;
+        if (this.unprepared.delete(job)) job.prepare?.();
         this.counts.bulkRun++;
         await job.run();
       }

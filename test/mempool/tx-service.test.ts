@@ -99,6 +99,24 @@ describe('tx service: the pool follows the chain', () => {
     await service.afterPass();
   });
 
+  test('while the admission hold is taken a client tx waits to be checked; it is taken once released', async () => {
+    const t = makeTx(0x5201n);
+    const release = service.admissionHold.take();
+    let done = false;
+    const sent = service.sendTx(t.tx, t.hash).then((h) => {
+      done = true;
+      return h;
+    });
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(done, false);
+    assert.equal(service.getPendingTx(t.hash), undefined, 'not checked, not in the pool while held');
+    release();
+    assert.equal(await sent, t.hash);
+    assert.notEqual(service.getPendingTx(t.hash), undefined);
+    await propose([t]);
+    await service.afterPass();
+  });
+
   test('mined with its block; pending again when the block is unwound; mined again when rebuilt', async () => {
     const a = makeTx(0xa1n);
     await service.sendTx(a.tx, a.hash);

@@ -115,6 +115,20 @@ describe('gossip validation queue', () => {
     assert.equal(q.counts.bulkRun, 6);
   });
 
+  test('a job taken while held is prepared when it runs, not when it is taken', async () => {
+    const events: string[] = [];
+    const q = new ValidationQueue({ maxPending: 10, concurrency: 1, ratePerPeer: 1000, burstPerPeer: 1000 });
+    const release = q.hold();
+    const j = { ...job('bulk', 'p', events, 'run0'), prepare: () => events.push('prepare0') };
+    assert.equal(q.offer(j), 'queued');
+    await tick();
+    assert.deepEqual(events, []);
+    release();
+    j.release();
+    while (events.length < 2) await tick();
+    assert.deepEqual(events, ['prepare0', 'run0']);
+  });
+
   test('prepare runs once, when a job is taken (before it waits), and never for a refused one', async () => {
     const events: string[] = [];
     const q = new ValidationQueue({ maxPending: 2, concurrency: 1, ratePerPeer: 1000, burstPerPeer: 1000 });

@@ -42,9 +42,8 @@ export interface MethodSpec<Ps extends readonly ParamSpec[], R extends z.ZodType
   readonly handler: (...args: ParamValues<Ps>) => z.output<R> | Promise<z.output<R>>;
 }
 
-/** A declared method with its types erased, as the dispatcher sees it. */
-export interface RpcMethod {
-  readonly fullName: string;
+/** One method in one namespace as data: everything but its handler (the typed client reads these). */
+export interface MethodDeclaration {
   readonly namespace: Namespace;
   readonly name: string;
   readonly summary: string;
@@ -53,6 +52,11 @@ export interface RpcMethod {
   readonly params: readonly ParamSpec[];
   readonly resultName: string;
   readonly result: z.ZodType;
+}
+
+/** A declared method with its types erased, as the dispatcher sees it. */
+export interface RpcMethod extends MethodDeclaration {
+  readonly fullName: string;
   readonly handler: (...args: unknown[]) => unknown;
   /** The namespaces one defineMethods call declared this method in, its own included (its twins). */
   readonly declaredIn?: readonly Namespace[];

@@ -4,19 +4,7 @@
 // method's params and result cannot differ between the node and its client.
 
 import type { z } from 'zod';
-import type { Namespace, ParamSpec } from '../../rpc/registry.js';
-
-/** One method in one namespace: defineMethod's spec without the handler. */
-export interface MethodDeclaration {
-  readonly namespace: Namespace;
-  readonly name: string;
-  readonly summary: string;
-  readonly description?: string;
-  readonly deprecated?: boolean;
-  readonly params: readonly ParamSpec[];
-  readonly resultName: string;
-  readonly result: z.ZodType;
-}
+import type { MethodDeclaration, Namespace, ParamSpec } from '../../rpc/registry.js';
 
 /** A twin's differences, as defineMethods' override takes them, without the handler. */
 export interface TwinDeclarationOverride {

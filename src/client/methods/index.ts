@@ -2,10 +2,11 @@
 // type-level map from a method's full name to its params and result in their wire (JSON) form,
 // read off the same zod schemas the node decodes params and encodes results with.
 import type { z } from 'zod';
+import type { MethodDeclaration } from '../../rpc/registry.js';
 import { adminDeclarations } from './admin.js';
 import { chainDeclarations } from './chain.js';
 import { contractsDeclarations } from './contracts.js';
-import type { MethodDeclaration, TwinsDeclaration } from './declare.js';
+import type { TwinsDeclaration } from './declare.js';
 import { devDeclarations } from './dev.js';
 import { infoDeclarations } from './info.js';
 import { logsDeclarations } from './logs.js';

@@ -3,10 +3,13 @@
 import type { Logger } from 'pino';
 import { buildRegistry } from '../api/index.js';
 import { STATUS_PAGE_HEADERS, STATUS_PAGE_HTML } from '../api/status-page.js';
+import { AZTEC_API_PATH, buildAztecRegistry } from '../aztec/index.js';
+import { REFERENCE_PACKAGE_VERSION, REFERENCE_VERSION_HEADERS } from '../aztec/versions.js';
 import type { Config } from '../config/settings.js';
 import { NODE_VERSION } from '../core/version.js';
 import { devAccounts } from '../execution/dev-accounts.js';
 import { CairnNode, type StartOptions } from '../node/node.js';
+import { REFERENCE_CONVENTIONS } from '../rpc/conventions.js';
 import { Dispatcher, TokenBucketLimiter } from '../rpc/dispatch.js';
 import type { OpenRpcInfo } from '../rpc/openrpc.js';
 import { type Listener, startListener } from '../rpc/server.js';
@@ -53,19 +56,40 @@ export async function serve(
     headers,
     status: () => node.status(),
   };
+  // One allowance per client on the public port, whichever API it calls.
+  const publicLimiter = config.rpcRateLimit > 0 ? new TokenBucketLimiter(config.rpcRateLimit) : undefined;
+  const limits = {
+    logger: rpcLogger,
+    maxBatchSize: config.rpcMaxBatchSize,
+    maxResponseBytes: config.rpcMaxResponseBytes,
+  };
   const dispatcher = (port: 'public' | 'admin') =>
     new Dispatcher({
+      ...limits,
       port,
       registry,
-      logger: rpcLogger,
-      maxBatchSize: config.rpcMaxBatchSize,
-      maxResponseBytes: config.rpcMaxResponseBytes,
       openRpcInfo: info(port),
       stats: node.metrics.rpc[port],
-      ...(port === 'public' && config.rpcRateLimit > 0
-        ? { rateLimiter: new TokenBucketLimiter(config.rpcRateLimit) }
-        : {}),
+      ...(port === 'public' && publicLimiter !== undefined ? { rateLimiter: publicLimiter } : {}),
     });
+  // The reference's published API at /aztec, with the reference's transport conventions.
+  const aztecFace = {
+    path: AZTEC_API_PATH,
+    headers: REFERENCE_VERSION_HEADERS,
+    dispatcher: new Dispatcher({
+      ...limits,
+      port: 'public',
+      registry: buildAztecRegistry(node),
+      conventions: REFERENCE_CONVENTIONS,
+      openRpcInfo: {
+        title: `cairn: the Aztec node API (${REFERENCE_PACKAGE_VERSION}) at ${AZTEC_API_PATH}`,
+        version: REFERENCE_PACKAGE_VERSION,
+        description: `The reference node's published API, ${REFERENCE_PACKAGE_VERSION}, served by a cairn node for the reference's wallet stack (aztec.js, its PXE). Parameters are positional.`,
+      },
+      stats: node.metrics.rpc.aztec,
+      ...(publicLimiter !== undefined ? { rateLimiter: publicLimiter } : {}),
+    }),
+  };
 
   const listeners: Listener[] = [];
   try {
@@ -78,6 +102,7 @@ export async function serve(
         dispatcher: dispatcher('public'),
         corsOrigins: config.rpcCorsOrigins,
         page: { html: STATUS_PAGE_HTML, headers: STATUS_PAGE_HEADERS },
+        faces: [aztecFace],
       }),
     );
     listeners.push(

@@ -38,8 +38,8 @@ const PREFIX = 'cairn_';
 
 export class NodeMetrics {
   readonly registry = new Registry();
-  /** JSON-RPC calls per port, filled by the ports' dispatchers. */
-  readonly rpc = { public: new CallStats(), admin: new CallStats() };
+  /** JSON-RPC calls per API, filled by the dispatchers: cairn's on each port, and the reference's published API at /aztec (its `port` label is `aztec`). */
+  readonly rpc = { public: new CallStats(), admin: new CallStats(), aztec: new CallStats() };
   private readonly passes: Counter<'outcome'>;
   private readonly proofs: Counter;
   private readonly commitSeconds: Histogram;

@@ -165,6 +165,31 @@ export class ChainQueries {
     return out;
   }
 
+  /** Checkpoints from number `from` (up to `limit`), as L1 took them, each with its blocks. */
+  publishedCheckpoints(from: number, limit: number): { published: PublishedCheckpoint; blocks: L2Block[] }[] {
+    const out = [];
+    for (let n = from; n < from + limit && n <= this.store.latestCheckpointNumber; n++) {
+      const published = this.store.getCheckpoint(n)!;
+      out.push({
+        published,
+        blocks: this.blocks(published.checkpoint.startBlock, published.checkpoint.blockCount),
+      });
+    }
+    return out;
+  }
+
+  /** Checkpointed blocks from `from` (up to `limit`), each with the checkpoint that holds it. */
+  checkpointedBlocks(from: number, limit: number): { block: L2Block; published: PublishedCheckpoint }[] {
+    const checkpointed = this.store.getTips().checkpointed.block.number;
+    const out = [];
+    for (const block of this.blocks(from, Math.min(limit, checkpointed - from + 1))) {
+      const published = this.publishedCheckpointOf(block);
+      if (published === undefined) break;
+      out.push({ block, published });
+    }
+    return out;
+  }
+
   /** Checkpoint metadata for a range, from a slot, or a whole epoch. */
   checkpointsData(query: CheckpointsQuery) {
     const { store } = this;

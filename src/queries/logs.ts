@@ -47,6 +47,25 @@ export interface LogResult {
   nullifiers?: Fr[];
 }
 
+/** One page of logs per tag: private logs, or the public logs of one contract. */
+export interface TagPageQuery {
+  tags: readonly Fr[];
+  /** The emitting contract of public logs; private logs without it. */
+  contractAddress?: Fr | undefined;
+  page: number;
+  perPage: number;
+  referenceBlock?: BlockRef | undefined;
+}
+
+export interface TaggedLogWithEffects {
+  txHash: Fr;
+  blockNumber: number;
+  blockTimestamp: bigint;
+  logData: Fr[];
+  noteHashes: Fr[];
+  firstNullifier: Fr;
+}
+
 export interface LogId {
   blockNumber: number;
   blockHash: Fr;
@@ -165,6 +184,42 @@ export class LogQueries {
       result.nullifiers = effect?.nullifiers ?? [];
     }
     return result;
+  }
+
+  /**
+   * Per tag, one page of its logs in chain order: page `page` of `perPage` logs, up to the
+   * reference block; each with its tx's note hashes and first nullifier (the reference API's
+   * getPrivateLogsByTags and getPublicLogsByTagsFromContract).
+   */
+  logsByTagsPage(query: TagPageQuery): TaggedLogWithEffects[][] {
+    const to = Math.min(
+      query.referenceBlock === undefined ? Number.POSITIVE_INFINITY : this.resolve(query.referenceBlock) + 1,
+      this.chain.latestBlockNumber + 1,
+    );
+    const skip = query.page * query.perPage;
+    return query.tags.map((tag) =>
+      this.chain.logs
+        .scan({
+          tag,
+          contractAddress: query.contractAddress,
+          kinds: [query.contractAddress === undefined ? 'private' : 'public'],
+          fromBlock: 1,
+          toBlock: to,
+          limit: skip + query.perPage,
+        })
+        .slice(skip)
+        .map((log) => {
+          const effect = this.chain.getTxEffect(log.txHash)?.data;
+          return {
+            txHash: log.txHash,
+            blockNumber: log.position.blockNumber,
+            blockTimestamp: log.blockTimestamp,
+            logData: log.fields,
+            noteHashes: effect?.noteHashes ?? [],
+            firstNullifier: effect?.nullifiers[0] ?? 0n,
+          };
+        }),
+    );
   }
 
   /** node_getLogsByTags: per tag, private and public logs whose first field is the tag. */

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CallStats } from './call-stats.js';
+import { CAIRN_CONVENTIONS, type WireConventions } from './conventions.js';
 import { errorObjectOf, RpcCode, type RpcErrorObject } from './errors.js';
 import { buildOpenRpcDocument, type OpenRpcInfo } from './openrpc.js';
 import {
@@ -31,9 +32,11 @@ export interface DispatcherOptions {
   rateLimiter?: RateLimiter;
   /** Counts and times every call per method (the admin port's /metrics reads them). */
   stats?: CallStats;
+  /** How refused calls and empty answers look on this face; cairn's own by default. */
+  conventions?: WireConventions;
 }
 
-export type DispatchOutcome = { status: 200; body: string } | { status: 204 };
+export type DispatchOutcome = { status: 200 | 400; body: string } | { status: 204 };
 export type MaybePromise<T> = T | Promise<T>;
 
 type Id = string | number | null;
@@ -62,9 +65,11 @@ export class Dispatcher {
   private discoverDocument: Record<string, unknown> | undefined;
   /** The namespaces served on this port. */
   private readonly namespaces: ReadonlySet<string>;
+  private readonly conventions: WireConventions;
 
   constructor(private readonly opts: DispatcherOptions) {
     this.namespaces = new Set(PORT_NAMESPACES[opts.port]);
+    this.conventions = opts.conventions ?? CAIRN_CONVENTIONS;
   }
 
   /**
@@ -83,11 +88,7 @@ export class Dispatcher {
     }
 
     if (Array.isArray(parsed)) {
-      if (parsed.length === 0) {
-        return this.single(
-          errorResponse(null, { code: RpcCode.InvalidRequest, message: 'Invalid Request: empty batch' }),
-        );
-      }
+      if (parsed.length === 0) return this.single(errorResponse(null, this.conventions.emptyBatch));
       if (parsed.length > this.opts.maxBatchSize) {
         return this.single(
           errorResponse(null, {
@@ -196,22 +197,11 @@ export class Dispatcher {
       const elsewhere = method
         ? ` (it is served on the ${this.opts.port === 'public' ? 'admin' : 'public'} port)`
         : '';
-      return errorResponse(id, {
-        code: RpcCode.MethodNotFound,
-        message: `Method not found: ${methodName}${elsewhere}`,
-      });
+      return errorResponse(id, this.conventions.methodNotFound(methodName, elsewhere));
     }
 
     const decoded = decodeParams(method, params);
-    if (!decoded.ok) {
-      const first = decoded.issues[0]!;
-      const more = decoded.issues.length > 1 ? ` (and ${decoded.issues.length - 1} more)` : '';
-      return errorResponse(id, {
-        code: RpcCode.InvalidParams,
-        message: `Invalid params: ${first.path}: ${first.message}${more}`,
-        data: { issues: decoded.issues },
-      });
-    }
+    if (!decoded.ok) return errorResponse(id, this.conventions.invalidParams(decoded.issues));
 
     let value: unknown;
     try {
@@ -230,7 +220,7 @@ export class Dispatcher {
 
   private failed(err: unknown, id: Id, methodName: string): Response {
     const mapped = errorObjectOf(err);
-    if (mapped) return errorResponse(id, mapped);
+    if (mapped) return errorResponse(id, this.conventions.nodeError(mapped));
     return errorResponse(id, this.internal(err, methodName));
   }
 
@@ -243,6 +233,7 @@ export class Dispatcher {
         this.internal(new Error(`result does not match its schema: ${encoded.error}`), methodName),
       );
     }
+    if (value === undefined && this.conventions.omitEmptyResult) return { jsonrpc: '2.0', id };
     return { jsonrpc: '2.0', id, result: encoded.json };
   }
 
@@ -280,7 +271,8 @@ export class Dispatcher {
   }
 
   private single(response: Response): DispatchOutcome {
-    return { status: 200, body: this.serialize(response) };
+    const status = response.error === undefined ? 200 : this.conventions.singleErrorStatus;
+    return { status, body: this.serialize(response) };
   }
 
   private batch(responses: Response[]): DispatchOutcome {

@@ -61,6 +61,20 @@ export interface ListenerOptions {
   page?: { html: string; headers: Readonly<Record<string, string>> };
   /** Admin port: Prometheus metrics for GET /metrics (behind the API key, like the methods). */
   metrics?: { text(): Promise<string>; contentType: string };
+  /**
+   * More JSON-RPC APIs on this listener, each at its own path (the reference's published API at
+   * `/aztec`), with the same limits, CORS and key as `POST /`.
+   */
+  faces?: readonly ApiFace[];
+}
+
+/** A JSON-RPC API served at a path other than `/`. */
+export interface ApiFace {
+  /** e.g. `/aztec` */
+  readonly path: string;
+  readonly dispatcher: Dispatcher;
+  /** Headers on every response at this path, besides the listener's. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface Listener {
@@ -121,8 +135,15 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
   );
 
   const origins = opts.kind === 'public' ? (opts.corsOrigins ?? ['*']) : undefined;
+  const faces = opts.faces ?? [];
+  const faceAt = (url: string) => {
+    const path = url.split('?', 1)[0];
+    return faces.find((f) => f.path === path);
+  };
   app.addHook('onRequest', async (req, reply) => {
     if (opts.headers) reply.headers(opts.headers);
+    const face = faces.length === 0 ? undefined : faceAt(req.url);
+    if (face?.headers) reply.headers(face.headers);
     if (origins) {
       const cors = corsHeaders(req.method, req.headers.origin, origins);
       for (let i = 0; i < cors.length; i += 2) reply.header(cors[i]!, cors[i + 1]);
@@ -186,20 +207,42 @@ export async function startListener(opts: ListenerOptions): Promise<Listener> {
     ),
   );
 
-  app.post('/', async (req, reply) => {
-    if (req.headers['content-type'] === undefined) {
-      return httpError(
-        reply,
-        415,
-        RpcCode.InvalidRequest,
-        'Unsupported Media Type: send Content-Type: application/json',
-      );
-    }
-    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const outcome = await opts.dispatcher.handle(body, req.ip);
-    if (outcome.status === 204) return reply.code(204).send();
-    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(outcome.body);
-  });
+  const jsonRpcRoute = (path: string, dispatcher: Dispatcher) =>
+    app.post(path, async (req, reply) => {
+      if (req.headers['content-type'] === undefined) {
+        return httpError(
+          reply,
+          415,
+          RpcCode.InvalidRequest,
+          'Unsupported Media Type: send Content-Type: application/json',
+        );
+      }
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const outcome = await dispatcher.handle(body, req.ip);
+      if (outcome.status === 204) return reply.code(204).send();
+      return reply
+        .code(outcome.status)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(outcome.body);
+    });
+  jsonRpcRoute('/', opts.dispatcher);
+  for (const face of faces) {
+    jsonRpcRoute(face.path, face.dispatcher);
+    app.route({
+      method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+      url: face.path,
+      handler: async (req, reply) => {
+        reply.header('allow', opts.kind === 'public' ? 'POST, OPTIONS' : 'POST');
+        return httpError(
+          reply,
+          405,
+          RpcCode.InvalidRequest,
+          `Method Not Allowed: ${req.method} ${face.path}; use POST`,
+        );
+      },
+    });
+    if (opts.kind === 'public') app.options(face.path, async (_req, reply) => reply.code(204).send());
+  }
 
   const metrics = opts.metrics;
   if (metrics !== undefined) {
@@ -362,7 +405,7 @@ function setHeader(headers: string[], name: string, value: string): void {
 
 /**
  * The direct path: returns false, having touched nothing, for a request it does not take. It takes
- * `POST /` with a JSON content type, a Content-Length from 1 to the body limit and no
+ * `POST /` (or the path of one of the listener's faces) with a JSON content type, a Content-Length from 1 to the body limit and no
  * Transfer-Encoding, when the listener is not closing and, on a port with an API key, the right
  * key is presented. Its responses carry the headers the fastify route's would, in the same order
  * (fastify's header map keeps one value per lowercased name).
@@ -379,6 +422,7 @@ function directPath(
   const send = (
     req: IncomingMessage,
     res: ServerResponse,
+    route: Route,
     status: number,
     headers: string[],
     body: string | Buffer | undefined,
@@ -401,7 +445,7 @@ function directPath(
           res.writeHead(status, headers);
           res.end(zipped);
         },
-        (err: unknown) => failed(req, res, err),
+        (err: unknown) => failed(req, res, route, err),
       );
       return;
     }
@@ -412,36 +456,49 @@ function directPath(
 
   // With any origin allowed, the CORS headers of a POST do not depend on the request.
   const anyOrigin = origins?.includes('*') ?? false;
-  const common = fixed.slice();
   const addCors = (headers: string[], origin: unknown) => {
     const cors = corsHeaders('POST', origin, origins!);
     for (let i = 0; i < cors.length; i += 2) setHeader(headers, cors[i]!, cors[i + 1]!);
   };
-  if (anyOrigin) addCors(common, undefined);
-  const responseHeaders = (req: IncomingMessage): string[] => {
-    const headers = common.slice();
+  /** A path's dispatcher and the headers of its responses up to CORS, in fastify's order. */
+  interface Route {
+    dispatcher: Dispatcher;
+    common: string[];
+  }
+  const routeOf = (dispatcher: Dispatcher, extra: Readonly<Record<string, string>> = {}): Route => {
+    const common = fixed.slice();
+    for (const [name, value] of Object.entries(extra)) setHeader(common, name.toLowerCase(), value);
+    if (anyOrigin) addCors(common, undefined);
+    return { dispatcher, common };
+  };
+  const routes = new Map<string | undefined, Route>([['/', routeOf(opts.dispatcher)]]);
+  for (const face of opts.faces ?? []) routes.set(face.path, routeOf(face.dispatcher, face.headers));
+  const responseHeaders = (req: IncomingMessage, route: Route): string[] => {
+    const headers = route.common.slice();
     if (origins && !anyOrigin) addCors(headers, req.headers.origin);
     return headers;
   };
 
   // What fastify's error handler answers for an unexpected failure.
-  const failed = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
+  const failed = (req: IncomingMessage, res: ServerResponse, route: Route, err: unknown) => {
     log.error({ err }, 'http error');
     if (res.headersSent) {
       res.destroy();
       return;
     }
     const message = err instanceof Error ? err.message : String(err);
-    send(req, res, 500, responseHeaders(req), httpErrorBody(RpcCode.InternalError, message));
+    send(req, res, route, 500, responseHeaders(req, route), httpErrorBody(RpcCode.InternalError, message));
   };
 
-  const answer = (req: IncomingMessage, res: ServerResponse, outcome: DispatchOutcome) => {
-    if (outcome.status === 204) send(req, res, 204, responseHeaders(req), undefined);
-    else send(req, res, 200, responseHeaders(req), outcome.body);
+  const answer = (req: IncomingMessage, res: ServerResponse, route: Route, outcome: DispatchOutcome) => {
+    if (outcome.status === 204) send(req, res, route, 204, responseHeaders(req, route), undefined);
+    else send(req, res, route, outcome.status, responseHeaders(req, route), outcome.body);
   };
 
   return (req, res) => {
-    if (req.method !== 'POST' || req.url !== '/' || closing()) return false;
+    if (req.method !== 'POST' || closing()) return false;
+    const route = routes.get(req.url);
+    if (route === undefined) return false;
     const type = req.headers['content-type'];
     if (type === undefined || !DIRECT_CONTENT_TYPES.has(type.toLowerCase())) return false;
     const length = req.headers['content-length'];
@@ -458,18 +515,18 @@ function directPath(
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       let outcome: MaybePromise<DispatchOutcome>;
       try {
-        outcome = opts.dispatcher.handle(body, req.socket.remoteAddress ?? '');
+        outcome = route.dispatcher.handle(body, req.socket.remoteAddress ?? '');
       } catch (err) {
-        failed(req, res, err);
+        failed(req, res, route, err);
         return;
       }
       if (outcome instanceof Promise) {
         outcome.then(
-          (settled) => answer(req, res, settled),
-          (err: unknown) => failed(req, res, err),
+          (settled) => answer(req, res, route, settled),
+          (err: unknown) => failed(req, res, route, err),
         );
       } else {
-        answer(req, res, outcome);
+        answer(req, res, route, outcome);
       }
     });
     return true;

@@ -3,6 +3,7 @@
 // declaration served under the reference's name; the handlers call the same parts.
 import { z } from 'zod';
 import { infoDeclarations } from '../client/methods/info.js';
+import { voidResult } from '../client/methods/schemas.js';
 import { txsDeclarations } from '../client/methods/txs.js';
 import { validatorsDeclarations } from '../client/methods/validators.js';
 import type { TxService } from '../mempool/tx-service.js';
@@ -71,7 +72,7 @@ export function aztecInfoMethods({ info, fees, validators }: AztecInfoApiPorts):
         },
       ],
       resultName: 'nothing',
-      result: z.void(),
+      result: voidResult,
       handler: async (signatures) => {
         await info.registerFunctionSignatures(signatures);
       },

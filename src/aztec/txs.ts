@@ -3,6 +3,7 @@
 // proof) are served once cairn decodes that format; until then they answer an error that says
 // so, and where to send txs meanwhile.
 import { z } from 'zod';
+import { voidResult } from '../client/methods/schemas.js';
 import { txEffect } from '../core/block-codecs.js';
 import { txHash, uint } from '../core/codecs.js';
 import { NodeError } from '../core/errors.js';
@@ -40,8 +41,8 @@ export function aztecTxMethods({ txs }: AztecTxApiPorts): RpcMethod[] {
       name,
       summary: `${summary} (the reference's Tx is not supported yet: answers an error)`,
       params,
-      resultName: 'result',
-      result: z.never(),
+      resultName: 'nothing',
+      result: voidResult,
       handler: () => txFormatNotSupported(`node_${name}`),
     });
   return [

@@ -1,7 +1,10 @@
 // A small, deliberately naive in-memory model of the world state, used as the oracle in
 // the property and crash tests. Every tree is a plain array of leaves; every block keeps a
 // full copy of all five trees. Nothing here is clever: hashes are recomputed recursively
-// from the leaves (with a per-tree memo that is simply thrown away on any mutation).
+// from the leaves (with a per-tree memo that is simply thrown away on any mutation). Poseidon2
+// itself is memoized by its inputs (`memoHash` below): a pure function, so a remembered output is the
+// output, and the model's recomputation of unchanged subtrees, and the tests' folds of paths onto
+// roots, cost a map lookup instead of a hash.
 import type { Fr } from '../../src/core/field.js';
 import { poseidon2Hash } from '../../src/core/hash/poseidon2.js';
 import {
@@ -27,11 +30,47 @@ import {
   type WorldStateReader,
 } from '../../src/world-state/types.js';
 
+/** A trie over the inputs of the Poseidon2 calls made so far: each level keys one input. */
+interface HashMemo {
+  next: Map<Fr, HashMemo>;
+  output?: Fr;
+}
+let hashMemo: HashMemo = { next: new Map() };
+let memoSize = 0;
+/** Bounds the memo's memory: past this many outputs it starts afresh. */
+const MEMO_LIMIT = 1_000_000;
+
+/** poseidon2Hash(inputs), remembered by the inputs (of a given length, in order). */
+export function memoHash(inputs: readonly Fr[]): Fr {
+  if (memoSize >= MEMO_LIMIT) {
+    hashMemo = { next: new Map() };
+    memoSize = 0;
+  }
+  let node: HashMemo | undefined = hashMemo.next.get(BigInt(inputs.length));
+  if (node === undefined) {
+    node = { next: new Map() };
+    hashMemo.next.set(BigInt(inputs.length), node);
+  }
+  for (const input of inputs) {
+    let child: HashMemo | undefined = node.next.get(input);
+    if (child === undefined) {
+      child = { next: new Map() };
+      node.next.set(input, child);
+    }
+    node = child;
+  }
+  if (node.output === undefined) {
+    node.output = poseidon2Hash(inputs);
+    memoSize++;
+  }
+  return node.output;
+}
+
 /** zero[l] = root of an empty subtree of height l: zero[0] = 0, zero[l+1] = H(zero[l], zero[l]). */
 export const ZERO_HASHES: readonly Fr[] = (() => {
   const maxHeight = Math.max(...TREE_IDS.map((t) => TREE_HEIGHTS[t]));
   const zero: Fr[] = [0n];
-  for (let l = 0; l < maxHeight; l++) zero.push(poseidon2Hash([zero[l]!, zero[l]!]));
+  for (let l = 0; l < maxHeight; l++) zero.push(memoHash([zero[l]!, zero[l]!]));
   return zero;
 })();
 
@@ -47,8 +86,8 @@ const isEmptyLeaf = (leaf: IndexedLeaf): boolean =>
 /** The hash of an indexed leaf's preimage; an empty (absent or all-zero) leaf hashes to 0. */
 export function indexedLeafHash(tree: IndexedTreeId, leaf: IndexedLeaf | undefined): Fr {
   if (leaf === undefined || isEmptyLeaf(leaf)) return 0n;
-  if (tree === TreeId.NULLIFIER) return poseidon2Hash([leaf.key, leaf.nextKey, BigInt(leaf.nextIndex)]);
-  return poseidon2Hash([leaf.key, leaf.value, leaf.nextKey, BigInt(leaf.nextIndex)]);
+  if (tree === TreeId.NULLIFIER) return memoHash([leaf.key, leaf.nextKey, BigInt(leaf.nextIndex)]);
+  return memoHash([leaf.key, leaf.value, leaf.nextKey, BigInt(leaf.nextIndex)]);
 }
 
 const copyLeaf = (leaf: IndexedLeaf): IndexedLeaf => ({ ...leaf });
@@ -99,7 +138,7 @@ export class ModelTree {
     const key = `${level}:${index}`;
     const cached = this.memo.get(key);
     if (cached !== undefined) return cached;
-    const hash = poseidon2Hash([this.node(level - 1, 2 * index), this.node(level - 1, 2 * index + 1)]);
+    const hash = memoHash([this.node(level - 1, 2 * index), this.node(level - 1, 2 * index + 1)]);
     this.memo.set(key, hash);
     return hash;
   }
@@ -440,7 +479,7 @@ export class WorldStateModel {
 
 /** A genesis block hash for tests: a hash of the four state-tree roots. */
 export function testGenesisBlockHash(s: Record<TreeId, TreeSnapshot>): Fr {
-  return poseidon2Hash([
+  return memoHash([
     s[TreeId.NULLIFIER].root,
     s[TreeId.NOTE_HASH].root,
     s[TreeId.PUBLIC_DATA].root,
@@ -453,7 +492,7 @@ export function rootFromPath(leafHash: Fr, leafIndex: number, path: readonly Fr[
   let hash = leafHash;
   let index = leafIndex;
   for (const sibling of path) {
-    hash = index % 2 === 0 ? poseidon2Hash([hash, sibling]) : poseidon2Hash([sibling, hash]);
+    hash = index % 2 === 0 ? memoHash([hash, sibling]) : memoHash([sibling, hash]);
     index = Math.floor(index / 2);
   }
   return hash;

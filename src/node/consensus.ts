@@ -1,6 +1,6 @@
 // Assembles the node's consensus parts: the committee view, the attestation pool, the validator
 // client, the validator monitor (stats and offenses) and, with P2P on, the network that carries
-// txs, proposals and attestations between nodes.
+// txs, proposals and attestations between nodes (libp2p; an in-process test gives its own).
 import type { Logger } from 'pino';
 import type { ChainReader, ProposedBlocks } from '../archiver/chain-reader.js';
 import type { Config } from '../config/settings.js';
@@ -59,6 +59,12 @@ interface PreparedTx {
   hash: Promise<Fr>;
 }
 
+/**
+ * What the consensus parts need of a gossip network: libp2p's (P2PNetwork), or the one an
+ * in-process test runs between its nodes (ConsensusDeps.gossip).
+ */
+export type GossipNetwork = Pick<P2PNetwork, 'publish' | 'announce' | 'subscribe' | 'holdBulk'>;
+
 export interface Consensus {
   committee: CommitteeView;
   pool: AttestationPool;
@@ -92,6 +98,11 @@ export interface ConsensusDeps {
   nodeStore: StoreEnvironment;
   /** The `p2p` store (the node key); open exactly when P2P is on. */
   p2pStore: StoreEnvironment | undefined;
+  /**
+   * Carries the gossip in place of libp2p: an in-process test's own network between its nodes.
+   * The node's start never sets it; with it, no libp2p host is started.
+   */
+  gossip?: GossipNetwork | undefined;
   validators: () => readonly Validator[];
   /** Asks for a chain pass soon (the chain driver, built after the consensus parts, listens). */
   requestPass: () => void;
@@ -121,17 +132,19 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
           offenses,
           logger,
         });
-  const network = d.p2pStore
-    ? await P2PNetwork.start({
-        privateKey: loadOrCreatePeerKey(d.p2pStore),
-        listenHost: config.p2pListenHost,
-        listenPort: config.p2pPort,
-        announceHost: config.p2pAnnounceHost,
-        bootstrap: config.p2pBootstrapNodes,
-        topicPrefix: `/cairn/${d.domain.chainId}/${d.domain.rollup.toLowerCase()}`,
-        logger: d.root.child({ component: 'p2p' }),
-      })
-    : undefined;
+  const network =
+    d.p2pStore !== undefined && d.gossip === undefined
+      ? await P2PNetwork.start({
+          privateKey: loadOrCreatePeerKey(d.p2pStore),
+          listenHost: config.p2pListenHost,
+          listenPort: config.p2pPort,
+          announceHost: config.p2pAnnounceHost,
+          bootstrap: config.p2pBootstrapNodes,
+          topicPrefix: `/cairn/${d.domain.chainId}/${d.domain.rollup.toLowerCase()}`,
+          logger: d.root.child({ component: 'p2p' }),
+        })
+      : undefined;
+  const gossip: GossipNetwork | undefined = d.gossip ?? network;
   const signingRecord = new SigningRecord(d.nodeStore, RECENT_SLOTS);
   const client = new ValidatorClient({
     domain: d.domain,
@@ -151,12 +164,12 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     validators: d.validators,
     // While it builds or checks a proposal, txs from peers and from clients wait to be checked.
     network:
-      network === undefined
+      gossip === undefined
         ? undefined
         : {
-            publish: (name, data) => network.publish(name, data),
+            publish: (name, data) => gossip.publish(name, data),
             holdBulk: () => {
-              const peers = network.holdBulk();
+              const peers = gossip.holdBulk();
               const clients = d.txs.admissionHold.take();
               return () => {
                 peers();
@@ -167,21 +180,21 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
     requestPass: d.requestPass,
     logger,
   });
-  if (network !== undefined) {
-    network.subscribe(TOPICS.blockProposal, (data, from) => client.onBlockProposal(data, from));
-    network.subscribe(TOPICS.checkpointProposal, (data, from) => client.onCheckpointProposal(data, from));
-    network.subscribe(TOPICS.attestation, (data, from) => client.onAttestation(data, from));
+  if (gossip !== undefined) {
+    gossip.subscribe(TOPICS.blockProposal, (data, from) => client.onBlockProposal(data, from));
+    gossip.subscribe(TOPICS.checkpointProposal, (data, from) => client.onCheckpointProposal(data, from));
+    gossip.subscribe(TOPICS.attestation, (data, from) => client.onAttestation(data, from));
     // Txs are bulk: validated after consensus messages, limited per peer, shed under a flood.
-    network.subscribe(TOPICS.tx, txGossipHandler(d.txs), 'bulk');
+    gossip.subscribe(TOPICS.tx, txGossipHandler(d.txs), 'bulk');
     d.txs.setGossip({
       announce: (tx, hash) => {
-        network.announce(TOPICS.tx, encodeTxMessage(tx, hash)).catch((err) => {
+        gossip.announce(TOPICS.tx, encodeTxMessage(tx, hash)).catch((err) => {
           logger.warn(`announcing tx ${toHex32(hash)} failed: ${(err as Error).message}`);
         });
       },
     });
-    logger.info(`P2P: peer id ${network.peerId}, node record ${network.enr}`);
   }
+  if (network !== undefined) logger.info(`P2P: peer id ${network.peerId}, node record ${network.enr}`);
   const stats = config.validatorStats
     ? new ValidatorStatsStore(d.nodeStore, { slotWindow: config.validatorStatsSlotWindow })
     : undefined;

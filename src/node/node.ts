@@ -17,14 +17,9 @@ import type { NodeQueries } from './node-api.js';
 import type { SnapshotUploader } from './snapshots.js';
 import {
   buildApiParts,
-  buildChain,
-  buildPass,
-  buildProduction,
-  connectToL1,
-  openStores,
+  buildNodeCore,
   removeUncheckedSnapshot,
   type StartContext,
-  startNetwork,
   startTimers,
 } from './start-phases.js';
 import type { Lifecycle, NodeState, NodeStatus } from './status.js';
@@ -100,12 +95,7 @@ export class CairnNode {
     teardown.add('dataDir', () => dataDir.release());
     const ctx: StartContext = { config: startupConfig, dataDir, root, logger, signal, teardown };
     try {
-      const stores = await openStores(ctx);
-      const l1 = await connectToL1(ctx, stores, onFatal);
-      const chain = buildChain(ctx, stores, l1);
-      const consensus = await startNetwork(ctx, stores, l1, chain);
-      const production = buildProduction(ctx, stores, l1, chain, consensus);
-      const pass = await buildPass(ctx, stores, l1, chain, consensus, production);
+      const { stores, l1, chain, consensus, production, pass } = await buildNodeCore(ctx, onFatal);
       const api = buildApiParts(ctx, stores, l1, chain, consensus, production, pass);
       const node = new CairnNode({
         logger,

@@ -44,7 +44,7 @@ import {
   s3SettingsOf,
 } from './bootstrap.js';
 import { ChainDriver, PassRequests } from './chain-driver.js';
-import { type Consensus, startConsensus } from './consensus.js';
+import { type Consensus, type GossipNetwork, startConsensus } from './consensus.js';
 import type { DataDir } from './data-dir.js';
 import { DevOperations } from './dev.js';
 import { FunctionSignatureBook } from './function-signatures.js';
@@ -68,6 +68,11 @@ export interface StartContext {
   teardown: Teardown;
   /** A snapshot this start restored (openStores), until its check passes (buildChain). */
   restored?: SnapshotEntry | undefined;
+  /**
+   * Carries the gossip in place of libp2p (startNetwork): an in-process test's own network
+   * between its nodes. The node's start never sets it.
+   */
+  gossip?: GossipNetwork | undefined;
 }
 
 export interface Stores {
@@ -246,6 +251,7 @@ export async function startNetwork(
     txs: chain.txs,
     nodeStore: stores.nodeStore,
     p2pStore,
+    gossip: ctx.gossip,
     validators: () => stores.keys.current,
     // A proposal arrived: sync and attest soon.
     requestPass: () => chain.passRequests.request(),
@@ -413,6 +419,34 @@ function newMetrics(
       ? {}
       : { p2p: () => ({ peers: network.getPeers(false).length, gossip: network.validationCounts }) }),
   });
+}
+
+/** A node that follows L1, proposes, attests and proves: what the phases before the API's build. */
+export interface NodeCore {
+  stores: Stores;
+  l1: L1Parts;
+  chain: ChainParts;
+  consensus: Consensus;
+  production: Production;
+  pass: Pass;
+}
+
+/**
+ * Runs the phases from the stores to the chain pass, in dependency order: CairnNode.start adds
+ * the API's parts and the timers. An in-process test builds its nodes here too, with its own
+ * gossip network (`ctx.gossip`), and runs their chain passes itself (the manual clock).
+ */
+export async function buildNodeCore(
+  ctx: StartContext,
+  onFatal?: ((reason: string) => void) | undefined,
+): Promise<NodeCore> {
+  const stores = await openStores(ctx);
+  const l1 = await connectToL1(ctx, stores, onFatal);
+  const chain = buildChain(ctx, stores, l1);
+  const consensus = await startNetwork(ctx, stores, l1, chain);
+  const production = buildProduction(ctx, stores, l1, chain, consensus);
+  const pass = await buildPass(ctx, stores, l1, chain, consensus, production);
+  return { stores, l1, chain, consensus, production, pass };
 }
 
 export interface ApiParts {

@@ -1,21 +1,25 @@
 // Shared fixtures of the validator tests: deterministic validator keys, a checkpoint body of a
-// real block, and an in-memory gossip hub that carries what one validator client publishes to
-// the others' handlers.
+// real block, and an in-memory gossip network that carries what one node publishes to the
+// handlers the others subscribed.
 import { type Hex, keccak256, toHex } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import type { L2Block } from '../../src/core/block.js';
 import { type CheckpointHeader, emptyCheckpointHeader } from '../../src/core/block-header.js';
 import { encodeCheckpointBody } from '../../src/core/checkpoint-body.js';
-import type { GossipVerdict } from '../../src/p2p/network.js';
+import type { GossipNetwork } from '../../src/node/consensus.js';
+import type { GossipVerdict, StagedHandler } from '../../src/p2p/network.js';
 import type { Validator } from '../../src/validators/keystore.js';
-import { TOPICS } from '../../src/validators/messages.js';
 import type { Offense, OffenseType } from '../../src/validators/slashing.js';
-import type { Gossip, ValidatorClient } from '../../src/validators/validator-client.js';
 import { emptyTxEffect, nextBlock, openTestWorldState } from '../helpers/test-chain.js';
 
 /** The same keys on every run: `0x…` = keccak256("cairn-test/<tag>/<i>"). */
+export function testKeys(n: number, tag = 'validator'): Hex[] {
+  return Array.from({ length: n }, (_, i) => keccak256(toHex(`cairn-test/${tag}/${i}`)));
+}
+
+/** The accounts of testKeys. */
 export function testAccounts(n: number, tag = 'validator'): PrivateKeyAccount[] {
-  return Array.from({ length: n }, (_, i) => privateKeyToAccount(keccak256(toHex(`cairn-test/${tag}/${i}`))));
+  return testKeys(n, tag).map((key) => privateKeyToAccount(key));
 }
 
 export const validatorOf = (account: PrivateKeyAccount): Validator => ({
@@ -64,8 +68,6 @@ export async function bodyFixture(slot = 5): Promise<{
   }
 }
 
-type Handler = (bytes: Uint8Array, from: string) => Promise<GossipVerdict>;
-
 /** One delivery: what was published on which topic by whom, and the receiver's verdict. */
 export interface Delivery {
   topic: string;
@@ -74,24 +76,43 @@ export interface Delivery {
   verdict: GossipVerdict;
 }
 
+type Subscribe = GossipNetwork['subscribe'];
+
 /**
- * An in-memory gossip network: each node's `gossip` publishes to every other connected node,
- * delivered asynchronously (as a network would) to that node's validator client handler.
+ * An in-memory gossip network in place of libp2p: each node joins it with the network its
+ * composition root takes (StartContext.gossip), and what one node publishes reaches the handlers
+ * every other connected node subscribed to the topic, asynchronously (as a network would). Txs
+ * are not carried (`announce` reaches no one): each node takes the test's txs into its own mempool.
  */
 export class GossipHub {
-  private readonly nodes = new Map<string, { client: () => ValidatorClient; connected: boolean }>();
+  private readonly nodes = new Map<
+    string,
+    { handlers: Map<string, StagedHandler<unknown>>; connected: boolean }
+  >();
   readonly deliveries: Delivery[] = [];
   readonly published: { from: string; topic: string; data: Uint8Array }[] = [];
+  /** Txs the nodes announced (delivered to no one). */
+  readonly announced: { from: string; topic: string }[] = [];
   /** Per node, holds on its bulk gossip taken, and those not released yet. */
   readonly holds = new Map<string, { taken: number; open: number }>();
   private inFlight = new Set<Promise<void>>();
 
-  /** Registers a node (its client is bound late: it is built with this gossip). */
-  join(name: string, client: () => ValidatorClient): Gossip {
-    this.nodes.set(name, { client, connected: true });
+  /** Registers a node; its handlers are those its consensus parts subscribe. */
+  join(name: string): GossipNetwork {
+    const handlers = new Map<string, StagedHandler<unknown>>();
+    this.nodes.set(name, { handlers, connected: true });
     const holds = { taken: 0, open: 0 };
     this.holds.set(name, holds);
+    const subscribe: Subscribe = (topic, handler) => {
+      handlers.set(
+        topic,
+        (typeof handler === 'function'
+          ? { prepare: (data: Uint8Array) => data, handle: handler }
+          : handler) as StagedHandler<unknown>,
+      );
+    };
     return {
+      subscribe,
       holdBulk: () => {
         holds.taken++;
         holds.open++;
@@ -107,10 +128,11 @@ export class GossipHub {
         if (!node.connected) return 0;
         let peers = 0;
         for (const [other, peer] of this.nodes) {
-          if (other === name || !peer.connected) continue;
+          const handler = peer.handlers.get(topic);
+          if (other === name || !peer.connected || handler === undefined) continue;
           peers++;
           const p = new Promise<void>((resolve) => setImmediate(resolve))
-            .then(() => handlerOf(peer.client(), topic)(data, name))
+            .then(() => handler.handle(handler.prepare(data), name))
             .then((verdict) => {
               this.deliveries.push({ topic, from: name, to: other, verdict });
             });
@@ -118,6 +140,10 @@ export class GossipHub {
           p.finally(() => this.inFlight.delete(p));
         }
         return peers;
+      },
+      announce: async (topic) => {
+        this.announced.push({ from: name, topic });
+        return 0;
       },
     };
   }
@@ -135,19 +161,6 @@ export class GossipHub {
   /** What `from` published on `topic`, decoded with `decode`. */
   publishedBy<T>(from: string, topic: string, decode: (b: Uint8Array) => T): T[] {
     return this.published.filter((p) => p.from === from && p.topic === topic).map((p) => decode(p.data));
-  }
-}
-
-function handlerOf(client: ValidatorClient, topic: string): Handler {
-  switch (topic) {
-    case TOPICS.blockProposal:
-      return (b, f) => client.onBlockProposal(b, f);
-    case TOPICS.checkpointProposal:
-      return (b, f) => client.onCheckpointProposal(b, f);
-    case TOPICS.attestation:
-      return (b, f) => client.onAttestation(b, f);
-    default:
-      return async () => 'ignore';
   }
 }
 

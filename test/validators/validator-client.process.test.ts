@@ -1,44 +1,54 @@
 // The validator client between two nodes on a real L1: a committee of four, two validators on
-// each node, each node with its own world state, chain store, archiver, sequencer and validator
-// client, connected by an in-memory gossip hub. The slot's proposer's node builds and gathers
-// attestations (it needs the other node's: two of four is short of the quorum of three); the
-// other node re-executes and attests; L1 takes the result. Then: no quorum without the other
-// node, peers' messages checked against the committee, equivocations become offenses, a
-// validator never signs two digests in a slot, and a body that does not re-execute is refused.
+// each node. Each node is built by the composition root (buildNodeCore: its stores, L1 connection,
+// chain, mempool, consensus parts, sequencer and chain driver, wired as a running node wires
+// them), with what the test controls put in: the L1 (the test's anvil, as an external L1), each
+// node's keystore, the txs (sent to each node's own mempool), the gossip (an in-memory network
+// between the two nodes instead of libp2p) and the clock (manual: the test mines L1 blocks and
+// runs the chain passes). The slot's proposer's node builds and gathers attestations (it needs
+// the other node's: two of four is short of the quorum of three); the other node re-executes and
+// attests; L1 takes the result. Then: no quorum without the other node, peers' messages checked
+// against the committee, equivocations become offenses, a validator never signs two digests in a
+// slot, and a body that does not re-execute is refused.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pino, { type Logger } from 'pino';
 import { createTestClient, type Hex, http } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { Archiver } from '../../src/archiver/archiver.js';
-import { ChainStore } from '../../src/archiver/chain-store.js';
+import type { ChainStore } from '../../src/archiver/chain-store.js';
 import { genesisBlockOf } from '../../src/archiver/genesis.js';
+import type { Config } from '../../src/config/settings.js';
 import { checkpointHeaderHash, emptyCheckpointHeader } from '../../src/core/block-header.js';
 import { decodeCheckpointBody, encodeCheckpointBody } from '../../src/core/checkpoint-body.js';
 import type { Fr } from '../../src/core/field.js';
 import { type L1RollupConstants, slotStart } from '../../src/core/time.js';
-import type { Tx } from '../../src/core/tx.js';
 import { buildTx } from '../../src/core/tx-builder.js';
 import { devAccounts, devAccountsGenesisData } from '../../src/execution/dev-accounts.js';
 import type { L1Connection } from '../../src/l1/connect.js';
-import { FeeOracle } from '../../src/l1/fee-oracle.js';
 import { RollupClient } from '../../src/l1/rollup-client.js';
-import { Sequencer, type SequencerOutcome, type TxSource } from '../../src/sequencer/sequencer.js';
+import { type PassReport, PassRequests } from '../../src/node/chain-driver.js';
+import type { Consensus, GossipNetwork } from '../../src/node/consensus.js';
+import { openDataDir } from '../../src/node/data-dir.js';
+import {
+  buildNodeCore,
+  type NodeCore,
+  type StartContext,
+  startNetwork,
+} from '../../src/node/start-phases.js';
+import { Teardown } from '../../src/node/teardown.js';
+import type { SequencerOutcome } from '../../src/sequencer/sequencer.js';
 import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
-import { AttestationPool } from '../../src/validators/attestation-pool.js';
 import {
   attestationDigest,
   blockProposalDigest,
-  CommitteeView,
   type Domain,
   quorum,
   signDigest,
   signerOf,
 } from '../../src/validators/committee.js';
-import type { Validator } from '../../src/validators/keystore.js';
+import { type Validator, ValidatorKeys } from '../../src/validators/keystore.js';
 import {
   type CheckpointAttestation,
   type CheckpointProposal,
@@ -49,42 +59,28 @@ import {
   encodeCheckpointProposal,
   TOPICS,
 } from '../../src/validators/messages.js';
-import { ValidatorMonitor } from '../../src/validators/monitor.js';
-import { SigningRecord } from '../../src/validators/signing-record.js';
-import { EquivocationWatcher, OffenseStore, OffenseType } from '../../src/validators/slashing.js';
-import { ValidatorStatsStore } from '../../src/validators/stats.js';
-import {
-  type CheckpointToAttest,
-  RECENT_SLOTS,
-  ValidatorClient,
-} from '../../src/validators/validator-client.js';
+import { OffenseType } from '../../src/validators/slashing.js';
+import type { CheckpointToAttest } from '../../src/validators/validator-client.js';
 import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
 import { TreeId } from '../../src/world-state/types.js';
 import { WorldState } from '../../src/world-state/world-state.js';
 import { startTestL1 } from '../helpers/l1.js';
+import { testConfig } from '../helpers/rpc.js';
 import { tempStores } from '../helpers/temp-stores.js';
-import { bodyFixture, byAddress, flipByte, GossipHub, testAccounts, validatorOf } from './fixtures.js';
+import {
+  bodyFixture,
+  byAddress,
+  flipByte,
+  GossipHub,
+  testAccounts,
+  testKeys,
+  validatorOf,
+} from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-validator-client-'));
+const keys = testKeys(4, 'validator-client');
 const accounts = testAccounts(4, 'validator-client');
 const [payer] = devAccounts(1);
-const silent = pino({ level: 'silent' });
-
-/** Txs standing in for a node's mempool: pending until their effect is in that node's chain. */
-class QueueSource implements TxSource {
-  readonly queue: { hash: Fr; tx: Tx }[] = [];
-  constructor(private readonly store: () => ChainStore) {}
-  pending() {
-    return this.queue.filter((t) => this.store().getTxEffect(t.hash) === undefined);
-  }
-  reject(hash: Fr) {
-    this.queue.splice(
-      this.queue.findIndex((t) => t.hash === hash),
-      1,
-    );
-  }
-  reverted() {}
-}
 
 const makeTx = (seed: bigint, anchorBlockHash: Fr) =>
   buildTx({
@@ -98,43 +94,84 @@ const makeTx = (seed: bigint, anchorBlockHash: Fr) =>
     noteHashes: [0x5000n + seed],
   });
 
-/** A logger whose messages are kept (to tell why a client did not sign). */
-function capturingLogger(lines: string[]): Logger {
-  return pino(
-    { level: 'debug' },
-    {
-      write: (s: string) => {
-        lines.push((JSON.parse(s) as { msg: string }).msg);
-      },
-    },
-  );
+interface LogLine {
+  component?: string;
+  msg: string;
+  err?: { message: string };
+}
+
+/** A root logger whose lines are handed to `line` (to tell why a client did not sign, or a pass failed). */
+function capturingLogger(line: (entry: LogLine) => void): Logger {
+  return pino({ level: 'debug' }, { write: (s: string) => line(JSON.parse(s) as LogLine) });
+}
+
+/**
+ * The start's context for a node in `path` (its data directory, locked and released as a node's),
+ * logging to `root`, with the gossip network `gossip` in place of libp2p.
+ */
+function startContext(config: Config, path: string, root: Logger, gossip?: GossipNetwork): StartContext {
+  const dataDir = openDataDir(path, false);
+  const teardown = new Teardown();
+  teardown.add('dataDir', () => dataDir.release());
+  return {
+    config,
+    dataDir,
+    root,
+    logger: root.child({ component: 'node' }),
+    signal: undefined,
+    teardown,
+    gossip,
+  };
+}
+
+/** A keystore of these keys in `path`, as an operator writes one; its file. */
+function writeKeystore(path: string, attesterKeys: readonly Hex[]): string {
+  mkdirSync(path, { recursive: true });
+  const file = join(path, 'keystore.json');
+  writeFileSync(file, JSON.stringify({ validators: attesterKeys.map((attester) => ({ attester })) }));
+  return file;
+}
+
+/**
+ * The settings of a node in `path` on the test's L1 (external to it), with the manual clock (the
+ * test mines) and a keystore of `attesterKeys`.
+ */
+function nodeConfig(
+  l1: L1Connection,
+  path: string,
+  attesterKeys: readonly Hex[],
+  flags: Record<string, unknown>,
+): Config {
+  return testConfig({
+    dataDir: path,
+    ephemeral: false,
+    clock: 'manual',
+    l1RpcUrl: l1.rpcUrl,
+    l1ContractAddresses: l1.addresses,
+    keystorePath: writeKeystore(path, attesterKeys),
+    ...flags,
+  });
 }
 
 interface Node {
   name: string;
-  validators: Validator[];
-  env: StoreEnvironment;
-  worldState: WorldState;
+  /** The node as the composition root built it. */
+  core: NodeCore;
+  teardown: Teardown;
+  validators: readonly Validator[];
   store: ChainStore;
-  archiver: Archiver;
-  committee: CommitteeView;
-  pool: AttestationPool;
-  offenses: OffenseStore;
-  client: ValidatorClient;
-  sequencer: Sequencer;
-  txs: QueueSource;
+  worldState: WorldState;
+  consensus: Consensus;
+  /** Messages of the node's validator client. */
   logs: string[];
   /** What the sequencer's consensus was asked and answered, per call. */
   gathered: { c: CheckpointToAttest; result: Hex[] | undefined; ms: number }[];
   /** Caps the attestation wait of the next gatherAttestations calls (ms). */
   waitMs: number;
-  /** Chain passes (attestPending) run one after another, as the chain driver runs them. */
-  queue: Promise<void>;
-  pass(): Promise<void>;
-  /** Whether a checkpoint proposal from a peer triggers a chain pass (requestPass). */
-  autoPass: boolean;
-  /** Errors thrown by chain passes. */
-  passErrors: unknown[];
+  /** One chain pass of the node's chain driver (after any under way). */
+  pass(): Promise<PassReport>;
+  /** Chain passes that failed (the driver logs them: those a proposal asked for run unawaited). */
+  passErrors: string[];
 }
 
 describe('validator client: two nodes on a test L1', () => {
@@ -145,97 +182,54 @@ describe('validator client: two nodes on a test L1', () => {
   let anvil: ReturnType<typeof createTestClient>;
   const hub = new GossipHub();
   const nodes: Node[] = [];
-  /** The latest L1 block's timestamp: what a chain pass would see. */
-  let now = 0n;
   let genesisHash: Fr;
 
-  async function openNode(name: string, validators: Validator[]): Promise<Node> {
-    const nodeDir = join(dir, name);
-    const worldState = await WorldState.open(openEnvironment(nodeDir, 'world-state'), {
-      historyBlocks: 0,
-      genesisPublicData: devAccountsGenesisData([payer!]),
-      genesisBlockHash: genesisBlockHashOf,
-    });
-    const store = new ChainStore(openEnvironment(nodeDir, 'archiver'));
-    store.initialize(genesisBlockOf(worldState));
-    const env = openEnvironment(nodeDir, 'node');
-    const committee = new CommitteeView(rollup);
-    const pool = new AttestationPool();
-    const offenses = new OffenseStore(env, { roundSize: 8, epochDuration: constants.epochDuration });
-    const logs: string[] = [];
-    const node = { name, validators, env, worldState, store, committee, pool, offenses, logs } as Node;
-    node.gathered = [];
-    node.waitMs = 5000;
-    node.queue = Promise.resolve();
-    node.autoPass = true;
-    node.passErrors = [];
-    node.pass = () => {
-      const run = node.queue.then(() => node.client.attestPending(now));
-      node.queue = run.catch((err) => {
-        node.passErrors.push(err);
-      });
-      return run;
-    };
-    node.archiver = new Archiver({ rollup, store, worldState, constants, finalityDepth: 2, logger: silent });
-    node.client = new ValidatorClient({
-      domain,
-      committee,
-      pool,
-      equivocation: new EquivocationWatcher({
-        duplicateProposalPenalty: 11n,
-        duplicateAttestationPenalty: 12n,
-      }),
-      offenses,
-      signingRecord: new SigningRecord(env, RECENT_SLOTS),
-      chain: store,
-      proposedBlocks: node.archiver,
-      worldState,
-      rollup,
-      constants,
-      validators: () => validators,
-      network: hub.join(name, () => node.client),
-      requestPass: () => {
-        if (node.autoPass) node.pass().catch(() => {});
-      },
-      logger: capturingLogger(logs),
-    });
-    node.txs = new QueueSource(() => store);
-    node.sequencer = new Sequencer({
-      rollup,
-      worldState,
-      chain: store,
-      proposedBlocks: node.archiver,
-      validators,
-      constants,
-      chainId: l1.chainId,
-      rollupVersion: 1,
-      maxBlocksPerCheckpoint: 2,
-      settings: { minTxsPerBlock: 0, maxTxsPerBlock: 2 },
-      txs: node.txs,
-      fees: new FeeOracle(rollup, constants),
-      committee,
-      consensus: {
-        announceBlock: (block, slot, proposer) => node.client.announceBlock(block, slot, proposer),
-        gatherAttestations: async (c) => {
-          const started = Date.now();
-          const result = await node.client.gatherAttestations({
-            ...c,
-            deadline: Math.min(c.deadline, started + node.waitMs),
-          });
-          node.gathered.push({ c, result, ms: Date.now() - started });
-          return result;
-        },
-        holdBulkWork: () => node.client.holdBulkWork(),
-      },
+  async function openNode(name: string, attesterKeys: readonly Hex[]): Promise<Node> {
+    const path = join(dir, name);
+    const config = nodeConfig(l1, path, attesterKeys, {
+      devAccounts: 1,
+      maxTxsPerBlock: 2,
       attestationTimeoutMs: 5000,
-      logger: silent,
+      slashDuplicateProposalPenalty: 11,
+      slashDuplicateAttestationPenalty: 12,
     });
+    const logs: string[] = [];
+    const passErrors: string[] = [];
+    const root = capturingLogger(({ component, msg, err }) => {
+      if (component === 'validator') logs.push(msg);
+      if (component === 'chain' && msg === 'chain pass failed') passErrors.push(err?.message ?? msg);
+    });
+    const ctx = startContext(config, path, root, hub.join(name));
+    const core = await buildNodeCore(ctx);
+    const { client } = core.consensus;
+    const node: Node = {
+      name,
+      core,
+      teardown: ctx.teardown,
+      validators: core.stores.keys.current,
+      store: core.chain.chain,
+      worldState: core.stores.worldState,
+      consensus: core.consensus,
+      logs,
+      gathered: [],
+      waitMs: 5000,
+      pass: () => core.pass.driver.pass(),
+      passErrors,
+    };
+    // The sequencer's consensus is this client: its calls are recorded here, the wait capped.
+    const gather = client.gatherAttestations.bind(client);
+    client.gatherAttestations = async (c) => {
+      const started = Date.now();
+      const result = await gather({ ...c, deadline: Math.min(c.deadline, started + node.waitMs) });
+      node.gathered.push({ c, result, ms: Date.now() - started });
+      return result;
+    };
     return node;
   }
 
   /** The node holding the slot's proposer, and the other one. */
   async function roles(slot: number): Promise<{ P: Node; O: Node; proposer: PrivateKeyAccount }> {
-    const proposer = (await nodes[0]!.committee.proposer(slot))!;
+    const proposer = (await nodes[0]!.consensus.committee.proposer(slot))!;
     const P = nodes.find((n) => n.validators.some((v) => v.attester.address.toLowerCase() === proposer))!;
     const O = nodes.find((n) => n !== P)!;
     return { P, O, proposer: byAddress(accounts, proposer) };
@@ -245,30 +239,45 @@ describe('validator client: two nodes on a test L1', () => {
   async function settle(): Promise<void> {
     for (let i = 0; i < 10; i++) {
       await hub.settle();
-      await Promise.all(nodes.map((n) => n.queue));
+      await Promise.all(nodes.map((n) => n.core.pass.driver.between(async () => undefined)));
       await new Promise((r) => setImmediate(r));
     }
     await hub.settle();
   }
 
-  /** Moves L1 into `slot`; each node syncs and runs a chain pass. */
-  async function enter(slot: number): Promise<void> {
+  /** Mines an L1 block at the start of `slot`. */
+  async function mineInto(slot: number): Promise<void> {
     await anvil.setNextBlockTimestamp({ timestamp: slotStart(slot, constants) });
     await anvil.mine({ blocks: 1 });
-    now = (await rollup.latestL1Block()).timestamp;
-    for (const n of nodes) {
-      await n.archiver.sync();
-      await n.pass();
-    }
   }
 
-  /** Mines what was sent and lets both nodes sync it. */
-  async function mineAndSync(outcome: SequencerOutcome): Promise<void> {
-    assert.equal(outcome.kind, 'published', `outcome ${outcome.kind}`);
-    if (outcome.kind !== 'published') return;
+  /** Each node runs a chain pass, one after the other: it syncs, attests, and its sequencer acts. */
+  async function passes(): Promise<Map<Node, PassReport>> {
+    const reports = new Map<Node, PassReport>();
+    for (const n of nodes) reports.set(n, await n.pass());
+    return reports;
+  }
+
+  /** Moves L1 into `slot` and runs each node's chain pass; what the slot's proposer's sequencer did. */
+  async function enter(slot: number): Promise<SequencerOutcome | undefined> {
+    await mineInto(slot);
+    const reports = await passes();
+    const { P } = await roles(slot);
+    return reports.get(P)!.sequencer;
+  }
+
+  /** Mines what was sent and lets both nodes sync it in a chain pass. */
+  async function mineAndSync(outcome: SequencerOutcome | undefined): Promise<void> {
+    assert.equal(outcome?.kind, 'published', `outcome ${outcome?.kind}`);
+    if (outcome?.kind !== 'published') return;
     await anvil.mine({ blocks: 1 });
     assert.equal((await rollup.waitFor(outcome.txHash)).status, 'success');
-    for (const n of nodes) await n.archiver.sync();
+    await passes();
+  }
+
+  /** Sends a tx to each node's mempool, as a client would. */
+  async function sendToBoth(tx: ReturnType<typeof makeTx>): Promise<void> {
+    for (const n of nodes) await n.core.chain.txs.sendTx(tx.tx, tx.hash);
   }
 
   const isLocal = (n: Node, address: string) =>
@@ -298,6 +307,9 @@ describe('validator client: two nodes on a test L1', () => {
   }
 
   before(async () => {
+    // The rollup is deployed before the nodes start (its L1 is external to them): its genesis
+    // archive root is that of the nodes' genesis state (one dev account: devAccounts 1), computed
+    // here. The anchor block of the test's txs is the genesis block.
     const ws = await WorldState.open(openEnvironment(join(dir, 'genesis'), 'world-state'), {
       historyBlocks: 0,
       genesisPublicData: devAccountsGenesisData([payer!]),
@@ -318,18 +330,15 @@ describe('validator client: two nodes on a test L1', () => {
     anvil = createTestClient({ mode: 'anvil', transport: http(l1.rpcUrl) });
     // Two validators on each node: the proposer of slot 1 and one other on the first.
     const p1 = (await rollup.proposerAtSlot(1)).toLowerCase();
-    const first = accounts.find((a) => a.address.toLowerCase() === p1)!;
-    const rest = accounts.filter((a) => a !== first);
-    nodes.push(await openNode('A', [first, rest[0]!].map(validatorOf)));
-    nodes.push(await openNode('B', [rest[1]!, rest[2]!].map(validatorOf)));
+    const first = accounts.findIndex((a) => a.address.toLowerCase() === p1);
+    const rest = keys.filter((_, i) => i !== first);
+    nodes.push(await openNode('A', [keys[first]!, rest[0]!]));
+    nodes.push(await openNode('B', [rest[1]!, rest[2]!]));
   });
   after(async () => {
     try {
       await settle();
-      for (const n of nodes) {
-        await n.worldState.close();
-        await n.env.close();
-      }
+      for (const n of nodes) await n.teardown.run();
     } finally {
       await l1?.close();
       rmSync(dir, { recursive: true, force: true });
@@ -338,19 +347,19 @@ describe('validator client: two nodes on a test L1', () => {
 
   test('slot 1: the proposer reaches the quorum only with the other node, in committee order; L1 takes it', async () => {
     const tx = makeTx(1n, genesisHash);
-    for (const n of nodes) n.txs.queue.push(tx);
-    await enter(1);
+    await sendToBoth(tx);
+    await mineInto(1);
     const { P, O } = await roles(1);
-    const committee = await P.committee.committee(0);
+    const committee = await P.consensus.committee.committee(0);
     assert.equal(committee.length, 4);
     // Alone, the proposer's node is short of the quorum.
     assert.ok(
       committee.filter((m) => isLocal(P, m)).length < quorum(committee.length),
       'committee.filter((m) => isLocal(P, m)).length < quorum(committee.length)',
     );
-    const outcome = await P.sequencer.work(now, now + 1n);
+    const outcome = (await passes()).get(P)!.sequencer;
     await settle();
-    assert.equal(outcome.kind, 'published');
+    assert.equal(outcome?.kind, 'published');
     const { c, result } = P.gathered.at(-1)!;
     assert.ok(result !== undefined, 'result !== undefined');
     // One entry per member, in committee order: each the member's signature of the digest, or 0x.
@@ -367,8 +376,8 @@ describe('validator client: two nodes on a test L1', () => {
       'the other node signed',
     );
     assert.ok(
-      signed.includes((await P.committee.proposer(1))!),
-      'signed.includes((await P.committee.proposer(1))!)',
+      signed.includes((await P.consensus.committee.proposer(1))!),
+      'signed.includes((await P.consensus.committee.proposer(1))!)',
     );
     // The other node checked and re-executed the blocks before signing: they are its proposed blocks.
     const blocks = decodeCheckpointBody(c.body).blocks;
@@ -409,17 +418,17 @@ describe('validator client: two nodes on a test L1', () => {
 
   test('slot 2: without the other node, no quorum: undefined after the deadline, nothing sent to L1', async () => {
     const tx = makeTx(2n, genesisHash);
-    for (const n of nodes) n.txs.queue.push(tx);
-    await enter(2);
+    await sendToBoth(tx);
+    await mineInto(2);
     const { P, O } = await roles(2);
     for (const n of nodes) hub.setConnected(n.name, false);
     P.waitMs = 400;
     const before = hub.published.length;
-    const outcome = await P.sequencer.work(now, now + 1n);
+    const outcome = (await passes()).get(P)!.sequencer;
     P.waitMs = 5000;
     await settle();
     for (const n of nodes) hub.setConnected(n.name, true);
-    assert.equal(outcome.kind, 'no-quorum');
+    assert.equal(outcome?.kind, 'no-quorum');
     const { result, ms } = P.gathered.at(-1)!;
     assert.equal(result, undefined);
     assert.ok(ms >= 390, `waited ${ms} ms`);
@@ -427,7 +436,7 @@ describe('validator client: two nodes on a test L1', () => {
     // The proposal went out (to no one); the other node saw nothing.
     const sent = hub.published.slice(before).filter((p) => p.topic === TOPICS.checkpointProposal);
     assert.equal(sent.length, 1);
-    assert.deepEqual(O.pool.checkpointProposals(2), []);
+    assert.deepEqual(O.consensus.pool.checkpointProposals(2), []);
     const proposal = decodeCheckpointProposal(sent[0]!.data);
     assert.ok(
       decodeCheckpointBody(proposal.body).blocks[0]!.body.txEffects.length > 0,
@@ -448,14 +457,17 @@ describe('validator client: two nodes on a test L1', () => {
     assert.notDeepEqual(Buffer.from(tampered.body), Buffer.from(noQuorum.proposal.body));
     const stateBefore = stateOf(O);
     const attestationsBefore = hub.published.filter((p) => p.topic === TOPICS.attestation).length;
-    assert.equal(await O.client.onCheckpointProposal(encodeCheckpointProposal(tampered), 'P'), 'accept');
+    assert.equal(
+      await O.consensus.client.onCheckpointProposal(encodeCheckpointProposal(tampered), 'P'),
+      'accept',
+    );
     await settle();
     await O.pass();
     await settle();
     assert.deepEqual(stateOf(O), stateBefore);
     assert.equal(hub.published.filter((p) => p.topic === TOPICS.attestation).length, attestationsBefore);
     assert.deepEqual(
-      O.pool.attestations(noQuorum.slot).filter((a) => isLocal(O, a.attester)),
+      O.consensus.pool.attestations(noQuorum.slot).filter((a) => isLocal(O, a.attester)),
       [],
     );
     assert.ok(
@@ -468,15 +480,15 @@ describe('validator client: two nodes on a test L1', () => {
   test('slot 2: the genuine proposal is still attested after a tampered copy of it (same digest) arrived first', async () => {
     assert.ok(noQuorum, 'noQuorum');
     const { O } = await roles(noQuorum.slot);
-    const verdict = await O.client.onCheckpointProposal(noQuorum.bytes, 'P');
+    const verdict = await O.consensus.client.onCheckpointProposal(noQuorum.bytes, 'P');
     await settle();
     await O.pass();
     await settle();
     assert.equal(verdict, 'accept');
     const digest = attestationDigest(domain, noQuorum.proposal);
     assert.ok(
-      O.pool.attestations(noQuorum.slot, digest).some((a) => isLocal(O, a.attester)),
-      'O.pool.attestations(noQuorum.slot, digest).some((a) => isLocal(O, a.attester))',
+      O.consensus.pool.attestations(noQuorum.slot, digest).some((a) => isLocal(O, a.attester)),
+      'O.consensus.pool.attestations(noQuorum.slot, digest).some((a) => isLocal(O, a.attester))',
     );
   });
 
@@ -495,33 +507,35 @@ describe('validator client: two nodes on a test L1', () => {
       body: encodeCheckpointBody(body),
     };
     const stateBefore = stateOf(O);
-    // Only the pass below handles it.
-    O.autoPass = false;
-    const verdict = await O.client.onCheckpointProposal(
+    // Only the pass below handles it: the pass the proposal asks for finds sync paused (as
+    // svcAdmin_pauseSync leaves it) and does nothing.
+    await O.core.pass.driver.pauseSync();
+    const verdict = await O.consensus.client.onCheckpointProposal(
       encodeCheckpointProposal({ ...p, signature: await signDigest(proposer, attestationDigest(domain, p)) }),
       'P',
     );
-    O.autoPass = true;
+    await settle();
+    O.core.pass.driver.resumeSync();
     assert.equal(verdict, 'accept');
-    await hub.settle();
     // A chain pass must not throw on a peer's bad proposal, and leaves the chain as it was.
-    const pass = O.client.attestPending(now);
+    const pass = O.pass();
     await pass.catch(() => {});
     assert.deepEqual(stateOf(O), stateBefore);
     await assert.doesNotReject(pass);
   });
 
   test('slot 3: a rival proposal by the same proposer is an offense, and the attesters do not sign it', async () => {
-    await enter(3);
+    const outcome = await enter(3);
     const { P, O, proposer } = await roles(3);
-    const outcome = await P.sequencer.work(now, now + 1n);
     await settle();
-    assert.equal(outcome.kind, 'published');
+    assert.equal(outcome?.kind, 'published');
     const original = P.gathered.at(-1)!;
     assert.ok(original.result !== undefined, 'original.result !== undefined');
     const originalDigest = attestationDigest(domain, original.c);
     const signedByO = O.validators.filter((v) =>
-      O.pool.attestations(3, originalDigest).some((a) => a.attester === v.attester.address.toLowerCase()),
+      O.consensus.pool
+        .attestations(3, originalDigest)
+        .some((a) => a.attester === v.attester.address.toLowerCase()),
     );
     assert.ok(signedByO.length > 0, 'the other node attested the original');
     // Same body, another header hash: signed by the slot's proposer, so it passes the signature check.
@@ -531,12 +545,15 @@ describe('validator client: two nodes on a test L1', () => {
     rival.signature = await signDigest(proposer, rivalDigest);
     const attestationsBefore = hub.published.filter((p) => p.topic === TOPICS.attestation).length;
     O.logs.length = 0;
-    assert.equal(await O.client.onCheckpointProposal(encodeCheckpointProposal(rival), 'P'), 'accept');
+    assert.equal(
+      await O.consensus.client.onCheckpointProposal(encodeCheckpointProposal(rival), 'P'),
+      'accept',
+    );
     await settle();
     await O.pass();
     await settle();
     assert.deepEqual(
-      O.offenses
+      O.consensus.offenses
         .all()
         .filter((o) => o.offenseType === OffenseType.DUPLICATE_PROPOSAL && o.epochOrSlot === 3n),
       [
@@ -549,7 +566,7 @@ describe('validator client: two nodes on a test L1', () => {
       ],
     );
     // Nobody on the other node signed the rival, nor anything else.
-    assert.deepEqual(O.pool.attestations(3, rivalDigest), []);
+    assert.deepEqual(O.consensus.pool.attestations(3, rivalDigest), []);
     assert.equal(hub.published.filter((p) => p.topic === TOPICS.attestation).length, attestationsBefore);
     // The original is what L1 takes.
     await mineAndSync(outcome);
@@ -595,30 +612,17 @@ describe('validator client: two nodes on a test L1', () => {
 
   test('the monitor of the attesting node records slots 1..3 from L1 and its pool', async () => {
     await enter(4);
-    // The node that did not propose in slot 2: it saw only the tampered proposal.
+    await settle();
+    // The node that did not propose in slot 2: it saw only the tampered proposal. Its monitor
+    // (validatorStats) recorded each slot in its first chain pass after the slot ended.
     const { O } = await roles(2);
-    const stats = new ValidatorStatsStore(O.env, { slotWindow: 100 });
-    const meta = O.env.database<number>('validator-monitor');
-    meta.putSync('startSlot', 1);
-    const monitor = new ValidatorMonitor({
-      stats,
-      offenses: O.offenses,
-      pool: O.pool,
-      committee: O.committee,
-      chain: O.store,
-      constants,
-      domain,
-      meta,
-      slashing: { inactivityThreshold: 0.9, inactivityPenalty: 1n, insufficientAttestationsPenalty: 2n },
-      logger: silent,
-    });
-    await monitor.afterPass(now);
+    const stats = O.consensus.stats!;
     assert.equal(stats.lastProcessedSlot, 3);
     const all = stats.all().stats;
     const statusAt = (address: string, slot: number) =>
       all[address.toLowerCase()]?.history.find((h) => h.slot === slot)?.status;
     for (const slot of [1, 3]) {
-      const proposer = (await O.committee.proposer(slot))!;
+      const proposer = (await O.consensus.committee.proposer(slot))!;
       assert.equal(statusAt(proposer, slot), 'checkpoint-mined');
       const published = O.store.getCheckpoint(O.store.getCheckpointNumberBySlot(slot)!)!;
       const digest = attestationDigest(domain, {
@@ -628,7 +632,7 @@ describe('validator client: two nodes on a test L1', () => {
         headerHash: published.checkpoint.hash,
       });
       // Sent: signed on L1, or seen signing it in the pool (after the proposer had its quorum).
-      const inPool = O.pool.signatures(slot, digest);
+      const inPool = O.consensus.pool.signatures(slot, digest);
       assert.ok(
         published.attestations.some((a) => a.address !== proposer && a.signature !== '0x'),
         "published.attestations.some((a) => a.address !== proposer && a.signature !== '0x')",
@@ -641,17 +645,19 @@ describe('validator client: two nodes on a test L1', () => {
     }
     // Slot 2: nothing on L1; this node saw a proposal (the tampered copy first) but no attestation
     // from the proposer's node (cut off), and its own validators refused the tampered body.
-    const p2 = (await O.committee.proposer(2))!;
+    const p2 = (await O.consensus.committee.proposer(2))!;
     assert.equal(statusAt(p2, 2), 'checkpoint-proposed');
-    const seen = O.pool.checkpointProposals(2).find((p) => p.proposer === p2)!;
-    const signers = O.pool.signatures(2, seen.digest);
-    for (const m of await O.committee.committee(0)) {
+    const seen = O.consensus.pool.checkpointProposals(2).find((p) => p.proposer === p2)!;
+    const signers = O.consensus.pool.signatures(2, seen.digest);
+    for (const m of await O.consensus.committee.committee(0)) {
       if (m === p2) continue;
       if (!isLocal(O, m)) assert.equal(statusAt(m, 2), 'attestation-missed', m);
       else assert.equal(statusAt(m, 2), signers.has(m) ? 'attestation-sent' : 'attestation-missed', m);
     }
     assert.deepEqual(
-      O.offenses.all().filter((o) => o.offenseType === OffenseType.PROPOSED_INSUFFICIENT_ATTESTATIONS),
+      O.consensus.offenses
+        .all()
+        .filter((o) => o.offenseType === OffenseType.PROPOSED_INSUFFICIENT_ATTESTATIONS),
       [],
     );
   });
@@ -661,49 +667,54 @@ describe('validator client on its own: messages from peers, slashing protection,
   const handlerDir = mkdtempSync(join(tmpdir(), 'cairn-validator-handlers-'));
   const members = testAccounts(4, 'validator-handlers');
   const stores = tempStores('cairn-validator-signing-');
-  const outsider = privateKeyToAccount(generatePrivateKey());
+  const outsiderKey = generatePrivateKey();
+  const outsider = privateKeyToAccount(outsiderKey);
   let l1: L1Connection;
   let rollup: RollupClient;
   let constants: L1RollupConstants;
   let domain: Domain;
-  let env: StoreEnvironment;
-  let ws: WorldState;
-  let store: ChainStore;
+  /** A node following the L1 (its one validator, the outsider, is on no committee). */
+  let ctx: StartContext;
+  let core: NodeCore;
+
+  /**
+   * Consensus parts as the node's start builds them (startNetwork, with the node's parts), but
+   * with what each case sets: the validators in use, the store of their signing record and
+   * offenses (a fresh one unless given), where the requests for a pass go, and the gossip
+   * network (none: P2P off, only local validators sign). A whole node per case would add only
+   * its start: these cases check the client's answers. Their teardown is their own (nothing to
+   * close without libp2p), so the node's is left as it is.
+   */
+  function consensusOf(o: {
+    validators: readonly Validator[];
+    nodeStore?: StoreEnvironment;
+    requestPass?: () => void;
+    gossip?: GossipNetwork;
+  }): Promise<Consensus> {
+    const requests = new PassRequests();
+    requests.listen(o.requestPass ?? (() => {}));
+    return startNetwork(
+      { ...ctx, teardown: new Teardown(), gossip: o.gossip },
+      {
+        ...core.stores,
+        nodeStore: o.nodeStore ?? stores.fresh(),
+        keys: new ValidatorKeys(core.stores.keys.path, o.validators),
+      },
+      core.l1,
+      { ...core.chain, passRequests: requests },
+    );
+  }
 
   /** A fresh client with no validators of its own, its current slot at `slot`. */
   async function bystander(slot: number) {
-    const pool = new AttestationPool();
-    const offenses = new OffenseStore(env, { roundSize: 1_000_000, epochDuration: constants.epochDuration });
-    const before = offenses.all().length;
     let passes = 0;
-    const client = new ValidatorClient({
-      domain,
-      committee: new CommitteeView(rollup),
-      pool,
-      equivocation: new EquivocationWatcher({
-        duplicateProposalPenalty: 5n,
-        duplicateAttestationPenalty: 6n,
-      }),
-      offenses,
-      signingRecord: new SigningRecord(stores.fresh(), RECENT_SLOTS),
-      chain: store,
-      proposedBlocks: new Archiver({
-        rollup,
-        store,
-        worldState: ws,
-        constants,
-        finalityDepth: 2,
-        logger: silent,
-      }),
-      worldState: ws,
-      rollup,
-      constants,
-      validators: () => [],
+    const { client, pool, offenses } = await consensusOf({
+      validators: [],
       requestPass: () => {
         passes++;
       },
-      logger: silent,
     });
+    const before = offenses.all().length;
     await client.attestPending(slotStart(slot, constants));
     return {
       client,
@@ -756,19 +767,19 @@ describe('validator client on its own: messages from peers, slashing protection,
     rollup = new RollupClient(l1);
     constants = await rollup.constants(2);
     domain = { chainId: l1.chainId, rollup: l1.addresses.rollupAddress };
-    env = openEnvironment(handlerDir, 'node');
-    ws = await WorldState.open(openEnvironment(handlerDir, 'world-state'), {
-      historyBlocks: 0,
-      genesisBlockHash: genesisBlockHashOf,
+    const path = join(handlerDir, 'node');
+    const config = nodeConfig(l1, path, [outsiderKey], {
+      devAccounts: 0,
+      slashDuplicateProposalPenalty: 5,
+      slashDuplicateAttestationPenalty: 6,
     });
-    store = new ChainStore(openEnvironment(handlerDir, 'archiver'));
-    store.initialize(genesisBlockOf(ws));
+    ctx = startContext(config, path, pino({ level: 'silent' }));
+    core = await buildNodeCore(ctx);
     ({ body } = await bodyFixture(20));
   });
   after(async () => {
     try {
-      await ws?.close();
-      await env?.close();
+      await ctx?.teardown.run();
     } finally {
       await l1?.close();
       rmSync(handlerDir, { recursive: true, force: true });
@@ -1000,33 +1011,10 @@ describe('validator client on its own: messages from peers, slashing protection,
    * A client whose four validators are all local and that has no network (it never waits); its
    * signing record in `recordEnv` (a fresh store unless given).
    */
-  function localClient(recordEnv: StoreEnvironment = stores.fresh()) {
-    const pool = new AttestationPool();
-    const client = new ValidatorClient({
-      domain,
-      committee: new CommitteeView(rollup),
-      pool,
-      equivocation: new EquivocationWatcher({
-        duplicateProposalPenalty: 1n,
-        duplicateAttestationPenalty: 1n,
-      }),
-      offenses: new OffenseStore(env, { roundSize: 8, epochDuration: constants.epochDuration }),
-      signingRecord: new SigningRecord(recordEnv, RECENT_SLOTS),
-      chain: store,
-      proposedBlocks: new Archiver({
-        rollup,
-        store,
-        worldState: ws,
-        constants,
-        finalityDepth: 2,
-        logger: silent,
-      }),
-      worldState: ws,
-      rollup,
-      constants,
-      validators: () => members.map(validatorOf),
-      requestPass: () => {},
-      logger: silent,
+  async function localClient(recordEnv: StoreEnvironment = stores.fresh()) {
+    const { client, pool } = await consensusOf({
+      validators: members.map(validatorOf),
+      nodeStore: recordEnv,
     });
     return { client, pool };
   }
@@ -1049,7 +1037,7 @@ describe('validator client on its own: messages from peers, slashing protection,
   }
 
   test('slashing protection: a second digest in the slot is not signed, by proposer or attesters', async () => {
-    const { client, pool } = localClient();
+    const { client, pool } = await localClient();
     const slot = 40;
     const first = await toAttest(slot, 0x1n);
     const signatures = await client.gatherAttestations(first);
@@ -1068,7 +1056,7 @@ describe('validator client on its own: messages from peers, slashing protection,
   });
 
   test('slashing protection holds after signing in a later slot (going back to an earlier one)', async () => {
-    const { client, pool } = localClient();
+    const { client, pool } = await localClient();
     assert.ok(
       await client.gatherAttestations(await toAttest(50, 0x1n)),
       'await client.gatherAttestations(await toAttest(50, 0x1n))',
@@ -1086,56 +1074,35 @@ describe('validator client on its own: messages from peers, slashing protection,
   test('slashing protection survives a restart: the signing record is on disk', async () => {
     const name = 'restarting-node';
     const before = stores.open(name);
-    const first = localClient(before);
+    const first = await localClient(before);
     assert.ok(await first.client.gatherAttestations(await toAttest(70, 0x1n)), 'signed in slot 70');
     await before.close();
     // The node comes back with the same store: a different checkpoint in slot 70 is refused,
     // the same one may be signed again, and a fresh record (another node) signs either.
-    const again = localClient(stores.open(name));
+    const again = await localClient(stores.open(name));
     assert.equal(await again.client.gatherAttestations(await toAttest(70, 0x2n)), undefined);
     assert.ok(await again.client.gatherAttestations(await toAttest(70, 0x1n)), 'the same digest again');
     assert.ok(
-      await localClient().client.gatherAttestations(await toAttest(70, 0x2n)),
+      await (await localClient()).client.gatherAttestations(await toAttest(70, 0x2n)),
       'a fresh record signs',
     );
   });
 
   test('with a network but no peers, gatherAttestations waits for the deadline, then gives up', async () => {
-    const pool = new AttestationPool();
     const published: string[] = [];
     const proposer = await proposerOf(60);
-    const client = new ValidatorClient({
-      domain,
-      committee: new CommitteeView(rollup),
-      pool,
-      equivocation: new EquivocationWatcher({
-        duplicateProposalPenalty: 1n,
-        duplicateAttestationPenalty: 1n,
-      }),
-      offenses: new OffenseStore(env, { roundSize: 8, epochDuration: constants.epochDuration }),
-      signingRecord: new SigningRecord(stores.fresh(), RECENT_SLOTS),
-      chain: store,
-      proposedBlocks: new Archiver({
-        rollup,
-        store,
-        worldState: ws,
-        constants,
-        finalityDepth: 2,
-        logger: silent,
-      }),
-      worldState: ws,
-      rollup,
-      constants,
-      validators: () => [validatorOf(proposer)],
-      network: {
+    // A network of no peers that records what the client publishes on it.
+    const { client, pool } = await consensusOf({
+      validators: [validatorOf(proposer)],
+      gossip: {
         publish: async (topic) => {
           published.push(topic);
           return 0;
         },
         holdBulk: () => () => {},
+        subscribe: () => {},
+        announce: async () => 0,
       },
-      requestPass: () => {},
-      logger: silent,
     });
     const c = { ...(await toAttest(60, 0x1n)), deadline: Date.now() + 300 };
     const started = Date.now();

@@ -23,9 +23,9 @@ export const slotNumber = integer(0).describe('Slot number');
 /** BlockParameter: a block hash, a block number, or `latest` (the proposed tip). */
 export const blockParameter = z
   .union([
-    blockHash.transform((hash): BlockRef => ({ kind: 'hash', hash })),
-    blockNumber.transform((number): BlockRef => ({ kind: 'number', number })),
     z.literal('latest').transform((): BlockRef => ({ kind: 'tag', tag: 'proposed' })),
+    blockNumber.transform((number): BlockRef => ({ kind: 'number', number })),
+    blockHash.transform((hash): BlockRef => ({ kind: 'hash', hash })),
   ])
   .describe('Block: a block hash (0x…), a block number, or latest');
 

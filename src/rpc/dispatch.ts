@@ -97,10 +97,15 @@ export class Dispatcher {
           }),
         );
       }
-      return Promise.all(parsed.map((req) => this.call(req, client))).then((all) => {
+      // Like a single call, a batch whose calls all answer at once costs no promise.
+      const answers = parsed.map((req) => this.call(req, client));
+      const finish = (all: (Response | undefined)[]): DispatchOutcome => {
         const responses = all.filter((r): r is Response => r !== undefined);
         return responses.length === 0 ? { status: 204 } : this.batch(responses);
-      });
+      };
+      return answers.some((a) => a instanceof Promise)
+        ? Promise.all(answers).then(finish)
+        : finish(answers as (Response | undefined)[]);
     }
 
     const response = this.call(parsed, client);

@@ -11,7 +11,7 @@ import type { L1Connection } from '../l1/connect.js';
 import type { RollupClient } from '../l1/rollup-client.js';
 import { SlasherClient } from '../l1/slasher-client.js';
 import type { TxService } from '../mempool/tx-service.js';
-import { loadOrCreatePeerKey, P2PNetwork, type StagedHandler } from '../p2p/network.js';
+import type { P2PNetwork, StagedHandler } from '../p2p/network.js';
 import type { StoreEnvironment } from '../store/environment.js';
 import { AttestationPool } from '../validators/attestation-pool.js';
 import { CommitteeView, type Domain } from '../validators/committee.js';
@@ -132,10 +132,14 @@ export async function startConsensus(d: ConsensusDeps): Promise<Consensus> {
           offenses,
           logger,
         });
+  // libp2p is loaded only when P2P is on: its modules take about a second to import, which every
+  // node without P2P (dev chains, most tests) would otherwise pay at start.
+  const p2p =
+    d.p2pStore !== undefined && d.gossip === undefined ? await import('../p2p/network.js') : undefined;
   const network =
-    d.p2pStore !== undefined && d.gossip === undefined
-      ? await P2PNetwork.start({
-          privateKey: loadOrCreatePeerKey(d.p2pStore),
+    p2p !== undefined && d.p2pStore !== undefined
+      ? await p2p.P2PNetwork.start({
+          privateKey: p2p.loadOrCreatePeerKey(d.p2pStore),
           listenHost: config.p2pListenHost,
           listenPort: config.p2pPort,
           announceHost: config.p2pAnnounceHost,

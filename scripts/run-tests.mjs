@@ -13,6 +13,7 @@
 // one of them, e.g. `npm test -- rpc`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 
 function walk(dir) {
@@ -53,7 +54,14 @@ if (files.length === 0) {
   process.exit(1);
 }
 const preload = kind === 'unit' ? ['--import', './test/helpers/no-child-processes.mjs'] : [];
-const result = spawnSync(process.execPath, ['--import', 'tsx', ...preload, '--test', ...flags, ...files], {
-  stdio: 'inherit',
-});
+// Node 20 runs os.availableParallelism() - 1 files at once: one at a time on a 2-core machine,
+// leaving a core idle through the whole unit run. Unit files are mostly CPU-bound, so run as many
+// as there are cores (unless the caller chose with --test-concurrency). End-to-end files start
+// nodes and anvil of their own and keep Node's default.
+const concurrency =
+  kind === 'unit' && !flags.some((f) => f.startsWith('--test-concurrency'))
+    ? [`--test-concurrency=${availableParallelism()}`]
+    : [];
+const nodeArgs = ['--import', 'tsx', ...preload, '--test', ...concurrency, ...flags, ...files];
+const result = spawnSync(process.execPath, nodeArgs, { stdio: 'inherit' });
 process.exit(result.status ?? 1);

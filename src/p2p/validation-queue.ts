@@ -111,6 +111,9 @@ export class ValidationQueue {
     this.pending.push(job);
     this.counts.highWater = Math.max(this.counts.highWater, this.size);
     if (this.running < this.limits.concurrency) {
+      // Workers starting on an idle queue begin a slice of their own: the last one ended with the
+      // last job, however long ago, and must not send the first job of a new run to the next turn.
+      if (this.running === 0 && this.turn === undefined) this.sliceStart = performance.now();
       this.running++;
       void this.work();
       return this.size === 0 ? 'run' : 'queued';

@@ -37,6 +37,22 @@ describe('gossip validation queue', () => {
     assert.equal(q.counts.highWater, 2);
   });
 
+  test('the first bulk job after the queue was idle runs at once, however long it was idle', async () => {
+    const ran: string[] = [];
+    const q = new ValidationQueue({ maxPending: 10, concurrency: 1, ratePerPeer: 1000, burstPerPeer: 1000 });
+    for (const round of [0, 1]) {
+      // Idle for longer than a slice, without the event loop turning (a busy process).
+      const until = performance.now() + 20;
+      while (performance.now() < until);
+      const j = job('bulk', 'p', ran, `tx${round}`);
+      assert.equal(q.offer(j), 'run');
+      assert.deepEqual(ran, round === 0 ? ['tx0'] : ['tx0', 'tx1']);
+      j.release();
+      while (q.size > 0 || q.counts.bulkRun <= round) await tick();
+      await tick();
+    }
+  });
+
   test('while held, no bulk job starts (they wait, and are shed past maxPending); consensus runs; holds nest', async () => {
     const ran: string[] = [];
     const q = new ValidationQueue({ maxPending: 3, concurrency: 2, ratePerPeer: 1000, burstPerPeer: 1000 });

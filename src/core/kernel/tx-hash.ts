@@ -4,6 +4,7 @@
 // bound to it through the hashes `data` holds.
 
 import type { Fr } from '../field.js';
+import { poseidon2HashOffThread } from '../hash/hash-worker.js';
 import { poseidon2HashWithSeparator } from '../hash/poseidon2.js';
 import { PRIVATE_TX_HASH_SEPARATOR, PUBLIC_TX_HASH_SEPARATOR } from './constants.js';
 import { publicKernelInputsToFields, rollupKernelInputsToFields } from './fields.js';
@@ -28,4 +29,16 @@ export function computeTxHash(data: PrivateKernelTailCircuitPublicInputs): Fr {
   return data.forPublic !== undefined
     ? publicKernelInputsHash(toPublicKernelInputs(data))
     : rollupKernelInputsHash(toRollupKernelInputs(data));
+}
+
+/**
+ * computeTxHash on the hash worker, for callers that can wait (admission, gossip): the hash is
+ * hundreds of Poseidon2 permutations, milliseconds of work that must not hold the event loop.
+ */
+export function computeTxHashOffThread(data: PrivateKernelTailCircuitPublicInputs): Promise<Fr> {
+  const [separator, fields] =
+    data.forPublic !== undefined
+      ? [PUBLIC_TX_HASH_SEPARATOR, publicKernelInputsToFields(toPublicKernelInputs(data))]
+      : [PRIVATE_TX_HASH_SEPARATOR, rollupKernelInputsToFields(toRollupKernelInputs(data))];
+  return poseidon2HashOffThread([BigInt(separator), ...fields]);
 }

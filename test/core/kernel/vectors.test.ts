@@ -10,7 +10,7 @@ import { publicKernelInputsToFields, rollupKernelInputsToFields } from '../../..
 import { toPublicKernelInputs, toRollupKernelInputs } from '../../../src/core/kernel/public-inputs.js';
 import { decodeTail, encodeTail } from '../../../src/core/kernel/tail-codec.js';
 import { decodeTx, encodeTx } from '../../../src/core/kernel/tx-codec.js';
-import { computeTxHash } from '../../../src/core/kernel/tx-hash.js';
+import { computeTxHash, computeTxHashOffThread } from '../../../src/core/kernel/tx-hash.js';
 import { decodeTxJson, encodeTxJson } from '../../../src/core/kernel/tx-json.js';
 
 const vectors = JSON.parse(
@@ -54,6 +54,15 @@ describe("the reference's txs, recorded", () => {
       assert.deepEqual({ txHash, ...body }, tx);
     });
   }
+
+  test('the hash worker computes the same hashes, for both variants at once', async () => {
+    const txs = vectors.txs.map((v) => decodeTx(Buffer.from(v.bytes, 'base64')));
+    const hashes = await Promise.all(txs.map((tx) => computeTxHashOffThread(tx.data)));
+    assert.deepEqual(
+      hashes.map(toHex32),
+      vectors.txs.map((v) => v.txHash),
+    );
+  });
 
   test('the recorded txs carry what their variant has', () => {
     const [rollup, pub] = vectors.txs.map((v) => decodeTx(Buffer.from(v.bytes, 'base64')));

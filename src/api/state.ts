@@ -1,25 +1,9 @@
 // The state query methods' handlers, each added to its declaration in src/client/methods/state.ts
 // (names, params, result schema and words, shared with the typed client), and the ports they call.
 import { stateDeclarations } from '../client/methods/state.js';
-import type { IndexedWitnessResult, StateQueries } from '../queries/state.js';
+import { nullifierWitnessShape, publicDataWitnessShape, type StateQueries } from '../queries/state.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 import { TreeId } from '../world-state/types.js';
-
-const nullifierShape = (w: IndexedWitnessResult) => ({
-  index: w.index,
-  leafPreimage: { leaf: { nullifier: w.leaf.key }, nextKey: w.leaf.nextKey, nextIndex: w.leaf.nextIndex },
-  siblingPath: w.siblingPath,
-});
-
-const publicDataShape = (w: IndexedWitnessResult) => ({
-  index: w.index,
-  leafPreimage: {
-    leaf: { slot: w.leaf.key, value: w.leaf.value },
-    nextKey: w.leaf.nextKey,
-    nextIndex: w.leaf.nextIndex,
-  },
-  siblingPath: w.siblingPath,
-});
 
 /** What the state methods call: the state queries' witnesses, leaf indexes and storage reads. */
 export interface StateApiPorts {
@@ -55,7 +39,7 @@ export function stateMethods({ state: q }: StateApiPorts): RpcMethod[] {
         ...stateDeclarations.getNullifierMembershipWitness.spec,
         handler: (r, nullifier) => {
           const w = q.nullifierMembershipWitness(r, nullifier);
-          return w && nullifierShape(w);
+          return w && nullifierWitnessShape(w);
         },
       },
       { node: stateDeclarations.getNullifierMembershipWitness.overrides.node },
@@ -64,7 +48,7 @@ export function stateMethods({ state: q }: StateApiPorts): RpcMethod[] {
       stateDeclarations.getLowNullifierMembershipWitness.namespaces,
       {
         ...stateDeclarations.getLowNullifierMembershipWitness.spec,
-        handler: (r, nullifier) => nullifierShape(q.lowNullifierMembershipWitness(r, nullifier)),
+        handler: (r, nullifier) => nullifierWitnessShape(q.lowNullifierMembershipWitness(r, nullifier)),
       },
       { node: stateDeclarations.getLowNullifierMembershipWitness.overrides.node },
     ),
@@ -72,7 +56,7 @@ export function stateMethods({ state: q }: StateApiPorts): RpcMethod[] {
       stateDeclarations.getPublicDataWitness.namespaces,
       {
         ...stateDeclarations.getPublicDataWitness.spec,
-        handler: (r, slot) => publicDataShape(q.publicDataWitness(r, slot)),
+        handler: (r, slot) => publicDataWitnessShape(q.publicDataWitness(r, slot)),
       },
       { node: stateDeclarations.getPublicDataWitness.overrides.node },
     ),

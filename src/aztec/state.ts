@@ -3,7 +3,7 @@
 // encodings (sibling paths and membership witnesses as base64 of their binary forms).
 import { z } from 'zod';
 import { bigintDec, frHex } from '../core/codecs.js';
-import type { IndexedWitnessResult, StateQueries } from '../queries/state.js';
+import { nullifierWitnessShape, publicDataWitnessShape, type StateQueries } from '../queries/state.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { TREE_HEIGHTS, TreeId } from '../world-state/types.js';
 import { membershipWitnessBase64, siblingPathBase64 } from './buffers.js';
@@ -47,22 +47,6 @@ const publicDataWitness = z
   })
   .describe('PublicDataWitness: index, leaf preimage and sibling path (base64)');
 
-const asNullifierWitness = (w: IndexedWitnessResult) => ({
-  index: w.index,
-  leafPreimage: { leaf: { nullifier: w.leaf.key }, nextKey: w.leaf.nextKey, nextIndex: w.leaf.nextIndex },
-  siblingPath: w.siblingPath,
-});
-
-const asPublicDataWitness = (w: IndexedWitnessResult) => ({
-  index: w.index,
-  leafPreimage: {
-    leaf: { slot: w.leaf.key, value: w.leaf.value },
-    nextKey: w.leaf.nextKey,
-    nextIndex: w.leaf.nextIndex,
-  },
-  siblingPath: w.siblingPath,
-});
-
 export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[] {
   return [
     defineMethod({
@@ -88,7 +72,7 @@ export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[]
       result: nullifierWitness.optional(),
       handler: (r, nullifier) => {
         const w = q.nullifierMembershipWitness(r, nullifier);
-        return w && asNullifierWitness(w);
+        return w && nullifierWitnessShape(w);
       },
     }),
     defineMethod({
@@ -102,7 +86,7 @@ export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[]
       // cairn's own set refuses a nullifier already in the tree (its low leaf proves nothing);
       // the reference answers that leaf, whose key equals the nullifier.
       handler: (r, nullifier) =>
-        asNullifierWitness(
+        nullifierWitnessShape(
           q.nullifierMembershipWitness(r, nullifier) ?? q.lowNullifierMembershipWitness(r, nullifier),
         ),
     }),
@@ -113,7 +97,7 @@ export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[]
       params: [ref, { name: 'leafSlot', schema: fr }],
       resultName: 'witness',
       result: publicDataWitness.optional(),
-      handler: (r, slot) => asPublicDataWitness(q.publicDataWitness(r, slot)),
+      handler: (r, slot) => publicDataWitnessShape(q.publicDataWitness(r, slot)),
     }),
     defineMethod({
       namespace: 'node',

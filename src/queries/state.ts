@@ -55,6 +55,24 @@ const indexed = (w: IndexedLeafWitness): IndexedWitnessResult => ({
   siblingPath: w.siblingPath,
 });
 
+/** A nullifier witness as both APIs answer it: the leaf preimage named as the tree's leaves are. */
+export const nullifierWitnessShape = (w: IndexedWitnessResult) => ({
+  index: w.index,
+  leafPreimage: { leaf: { nullifier: w.leaf.key }, nextKey: w.leaf.nextKey, nextIndex: w.leaf.nextIndex },
+  siblingPath: w.siblingPath,
+});
+
+/** A public data witness as both APIs answer it: the leaf's slot and value, and its successor. */
+export const publicDataWitnessShape = (w: IndexedWitnessResult) => ({
+  index: w.index,
+  leafPreimage: {
+    leaf: { slot: w.leaf.key, value: w.leaf.value },
+    nextKey: w.leaf.nextKey,
+    nextIndex: w.leaf.nextIndex,
+  },
+  siblingPath: w.siblingPath,
+});
+
 export class StateQueries {
   constructor(
     private readonly worldState: ReadableWorldState,

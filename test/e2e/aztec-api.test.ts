@@ -14,73 +14,18 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import { AZTEC_NODE_API_METHODS } from '../../src/aztec/index.js';
 import { toHex32 } from '../../src/core/field.js';
 import { type AztecReference, closeAztecReference, loadAztecReference } from '../helpers/aztec-reference.js';
 import { type CairnProcess, startCairn } from '../helpers/process.js';
 import { buildRichChain, type RichChain } from '../helpers/rich-chain.js';
 import { post, result } from '../helpers/rpc.js';
 
-/** The 55 methods of AztecNodeApiSchema in 4.1.2 (checked against the installed schema below). */
-const AZTEC_METHODS = [
-  'getL2Tips',
-  'getWorldStateSyncStatus',
-  'findLeavesIndexes',
-  'getNullifierMembershipWitness',
-  'getLowNullifierMembershipWitness',
-  'getPublicDataWitness',
-  'getBlockHashMembershipWitness',
-  'getNoteHashMembershipWitness',
-  'getL1ToL2MessageMembershipWitness',
-  'getL1ToL2MessageCheckpoint',
-  'isL1ToL2MessageSynced',
-  'getL2ToL1Messages',
-  'getBlock',
-  'getBlockByHash',
-  'getBlockByArchive',
-  'getBlockNumber',
-  'getCheckpointNumber',
-  'getProvenBlockNumber',
-  'getCheckpointedBlockNumber',
-  'isReady',
-  'getNodeInfo',
-  'getBlocks',
-  'getCheckpoints',
-  'getCheckpointedBlocks',
-  'getCheckpointsDataForEpoch',
-  'getCurrentMinFees',
-  'getMaxPriorityFees',
-  'getNodeVersion',
-  'getVersion',
-  'getChainId',
-  'getL1ContractAddresses',
-  'getProtocolContractAddresses',
-  'registerContractFunctionSignatures',
-  'getPublicLogs',
-  'getContractClassLogs',
-  'getPrivateLogsByTags',
-  'getPublicLogsByTagsFromContract',
-  'sendTx',
-  'getTxReceipt',
-  'getTxEffect',
-  'getPendingTxs',
-  'getPendingTxCount',
-  'getTxByHash',
-  'getTxsByHash',
-  'getPublicStorageAt',
-  'getBlockHeader',
-  'getBlockHeaderByArchive',
-  'getValidatorsStats',
-  'getValidatorStats',
-  'simulatePublicCalls',
-  'isValidTx',
-  'getContractClass',
-  'getContract',
-  'getEncodedEnr',
-  'getAllowedPublicSetup',
-] as const;
+/** The 55 methods cairn serves at /aztec (checked against the installed schema below). */
+const AZTEC_METHODS = AZTEC_NODE_API_METHODS;
 type AztecMethod = (typeof AZTEC_METHODS)[number];
 
-/** The version headers of the reference node (docs: /work/shared/reference-wallet.md §1). */
+/** The version headers of the reference node 4.1.2, as it sends them (docs/aztec-api.md). */
 const VERSION_HEADERS = {
   'x-aztec-packageversion': '4.1.2',
   'x-aztec-l2circuitsvktreeroot': '0x1dd2644a17d1ddd8831287a78c5a1033b7ae35cdf2a3db833608856c062fc2ba',

@@ -3,18 +3,25 @@
 // The values are the reference's protocol constants; the byte sizes follow from its binary layout
 // (fields 32 bytes, u32 4, u64 8, u128 16, bool 1, EthAddress 20), spelled out in each codec.
 
-export const MAX_NOTE_HASHES_PER_TX = 64;
-export const MAX_NULLIFIERS_PER_TX = 64;
-export const MAX_L2_TO_L1_MSGS_PER_TX = 8;
-export const MAX_PRIVATE_LOGS_PER_TX = 64;
-export const MAX_CONTRACT_CLASS_LOGS_PER_TX = 1;
-/** Capacity of each of the tail's two public call request arrays (non-revertible, revertible). */
-export const MAX_ENQUEUED_CALLS_PER_TX = 32;
+export { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS } from '../block.js';
+// The protocol's per-tx capacities are those cairn's current tx model already uses: one
+// definition each (tx.ts, block.ts), named here with the kernel's own widths.
+export {
+  MAX_CONTRACT_CLASS_LOGS_PER_TX,
+  MAX_ENQUEUED_CALLS_PER_TX,
+  MAX_L2_TO_L1_MSGS_PER_TX,
+  MAX_NOTE_HASHES_PER_TX,
+  MAX_NULLIFIERS_PER_TX,
+  MAX_PRIVATE_LOGS_PER_TX,
+  PRIVATE_TX_HASH_SEPARATOR,
+  PUBLIC_TX_HASH_SEPARATOR,
+} from '../tx.js';
+
+import { MAX_CONTRACT_CLASS_LOGS_PER_TX, MAX_ENQUEUED_CALLS_PER_TX } from '../tx.js';
+
 /** The reference's limit on all of a tx's public calldata together (cairn's current model has 12,288). */
 export const MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS = 16_000;
 
-export const PRIVATE_LOG_SIZE_IN_FIELDS = 16;
-export const CONTRACT_CLASS_LOG_SIZE_IN_FIELDS = 3023;
 /** Fields of a ChonkProof: a proof of any other length does not decode. */
 export const CHONK_PROOF_LENGTH = 1935;
 
@@ -40,10 +47,6 @@ export const PRIVATE_TO_PUBLIC_ACCUMULATED_DATA_SIZE_IN_BYTES = 40_964;
 export const TAIL_FOR_ROLLUP_SIZE_IN_BYTES = 38_557;
 /** The tail's output for a tx with public calls: both parts' data and the teardown request. */
 export const TAIL_FOR_PUBLIC_SIZE_IN_BYTES = 82_722;
-
-// Domain separators of the tx hash (the reference's DomainSeparator).
-export const PRIVATE_TX_HASH_SEPARATOR = 1_971_680_439;
-export const PUBLIC_TX_HASH_SEPARATOR = 1_630_108_851;
 
 // What a tx may carry beside its data, bounded by the slots of a tail output with public calls
 // (a class log hash and 32 call requests in each part, and the teardown call), so that a decoder

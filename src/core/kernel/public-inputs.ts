@@ -7,6 +7,7 @@
 
 import { type BlockHeader, emptyBlockHeader, emptyGasFees, type GasFees } from '../block-header.js';
 import type { Fr } from '../field.js';
+import type { Gas, GasSettings } from '../tx.js';
 import {
   emptyPublicAccumulatedData,
   emptyPublicCallRequest,
@@ -16,22 +17,7 @@ import {
   type PublicCallRequest,
 } from './side-effects.js';
 
-export type { GasFees };
-
-export interface Gas {
-  /** u32 */
-  daGas: number;
-  /** u32 */
-  l2Gas: number;
-}
-
-export interface GasSettings {
-  /** Teardown included. */
-  gasLimits: Gas;
-  teardownGasLimits: Gas;
-  maxFeesPerGas: GasFees;
-  maxPriorityFeesPerGas: GasFees;
-}
+export type { Gas, GasFees, GasSettings };
 
 export interface TxContext {
   chainId: Fr;

@@ -3,7 +3,7 @@
 // block as a number (or numeric string), a block hash or `latest`; numbers as numbers, bigints or
 // numeric strings.
 import { z } from 'zod';
-import { blockHash, ethAddress, frHex, l2Address } from '../core/codecs.js';
+import { blockHash, frHex, l2Address } from '../core/codecs.js';
 import type { BlockRef } from '../queries/chain.js';
 import { TreeId } from '../world-state/types.js';
 
@@ -18,7 +18,6 @@ export const blockNumber = integer(0).describe('Block number');
 export const positiveBlockNumber = integer(1).describe('Block number (from 1)');
 export const checkpointNumber = integer(1).describe('Checkpoint number (from 1)');
 export const epochNumber = integer(0).describe('Epoch number');
-export const slotNumber = integer(0).describe('Slot number');
 
 /** BlockParameter: a block hash, a block number, or `latest` (the proposed tip). */
 export const blockParameter = z
@@ -31,7 +30,7 @@ export const blockParameter = z
 
 export const fr = frHex;
 export const aztecAddress = l2Address;
-export { blockHash, ethAddress };
+export { blockHash };
 
 /** MerkleTreeId: 0 nullifier, 1 note hash, 2 public data, 3 L1-to-L2 message, 4 archive. */
 export const merkleTreeId = z

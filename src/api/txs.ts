@@ -3,8 +3,9 @@
 import { MAX_RPC_TXS } from '../client/methods/tx-schemas.js';
 import { txsDeclarations } from '../client/methods/txs.js';
 import type { Fr } from '../core/field.js';
-import { type Tx, withoutProof } from '../core/tx.js';
+import type { Tx } from '../core/tx.js';
 import { toTx, type WireTx } from '../core/tx-codecs.js';
+import { withoutProof } from '../core/tx-view.js';
 import type { TxService } from '../mempool/tx-service.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 

@@ -1,13 +1,19 @@
-// The reference API's tx methods. Receipts, effects and the pending count come from cairn's tx
-// service. The methods that carry the reference's Tx itself (its private kernel output and
-// proof) are served once cairn decodes that format; until then they answer an error that says
-// so, and where to send txs meanwhile.
+// The reference API's tx methods. A tx travels in the reference's JSON form (src/core/kernel/
+// tx-json.ts: the kernel output and proof as base64); it is the same tx, with the same hash, as the
+// seeds' API shows in its hex form, so a tx sent at either API is found at both. Receipts, effects,
+// the pool and admission are cairn's tx service's.
 import { z } from 'zod';
+import { globalVariables } from '../client/methods/chain-schemas.js';
 import { voidResult } from '../client/methods/schemas.js';
 import { txEffect } from '../core/block-codecs.js';
-import { txHash, uint } from '../core/codecs.js';
-import { NodeError } from '../core/errors.js';
+import { frHex, txHash, uint } from '../core/codecs.js';
+import type { Fr } from '../core/field.js';
+import { KernelCodecError } from '../core/kernel/bytes.js';
+import type { TxBody } from '../core/kernel/tx.js';
+import { decodeTxJson, encodeTxJson, type TxJson } from '../core/kernel/tx-json.js';
+import { gas } from '../core/tx-codecs.js';
 import type { TxService } from '../mempool/tx-service.js';
+import type { TxValidationResult } from '../mempool/validator.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
 import { integer } from './params.js';
 import { indexedTxEffect, txReceipt } from './schemas.js';
@@ -15,35 +21,93 @@ import { MAX_RPC_TXS_LEN } from './versions.js';
 
 /** What the tx methods call. */
 export interface AztecTxApiPorts {
-  txs: Pick<TxService, 'getTxReceipt' | 'getTxEffect' | 'pendingCount'>;
+  txs: Pick<
+    TxService,
+    | 'getTxReceipt'
+    | 'getTxEffect'
+    | 'pendingCount'
+    | 'sendTx'
+    | 'isValidTx'
+    | 'simulatePublicCalls'
+    | 'getPendingTx'
+    | 'getPendingTxs'
+  >;
 }
 
 const hash = { name: 'txHash', schema: txHash };
 
-/** The reference's Tx on the wire, which cairn does not decode yet. */
-const referenceTx = z.unknown().describe("The reference's Tx (not decoded yet)");
-
-function txFormatNotSupported(method: string): never {
-  throw new NodeError(
-    'refused',
-    `${method}: the reference's Tx format (private kernel output and proof) is not supported at /aztec yet; send txs with svc_sendTx at /`,
-  );
+/** A tx with the hash it claims, as decoded from the reference's JSON form. */
+interface ClaimedTx {
+  body: TxBody;
+  txHash: Fr | undefined;
 }
 
+const fieldHex = z.string().describe('Field element: 0x + hex');
+
+/** The reference's Tx on the wire; its members are checked by the kernel codec, which names the bad one. */
+const referenceTxJson = z
+  .object({
+    txHash: fieldHex.optional(),
+    data: z.string().describe('PrivateKernelTailCircuitPublicInputs, base64 of its binary form'),
+    chonkProof: z.string().describe('ChonkProof, base64 of its binary form'),
+    contractClassLogFields: z.array(z.object({ fields: z.array(fieldHex) })),
+    publicFunctionCalldata: z.array(z.object({ values: z.array(fieldHex), hash: fieldHex })),
+  })
+  .describe("Tx: the reference's form (kernel output and proof as base64)");
+
+const referenceTxParam = z.codec(referenceTxJson, z.custom<ClaimedTx>(), {
+  decode: (json, ctx) => {
+    try {
+      return decodeTxJson(json);
+    } catch (err) {
+      if (!(err instanceof KernelCodecError)) throw err;
+      ctx.issues.push({ code: 'custom', message: err.message, input: json });
+      return z.NEVER;
+    }
+  },
+  encode: () => {
+    throw new TypeError('a tx param is never encoded');
+  },
+});
+
+/** A tx as returned: the reference's JSON form with its hash (and proof: the reference keeps it). */
+const referenceTxResult = z.codec(referenceTxJson, z.custom<{ tx: TxBody; hash: Fr }>(), {
+  decode: () => {
+    throw new TypeError('a tx result is never decoded here');
+  },
+  encode: ({ tx, hash }): z.input<typeof referenceTxJson> => encodeTxJson({ txHash: hash, ...tx }) as TxJson,
+});
+
+const validationResult = z
+  .union([
+    z.object({ result: z.literal('valid') }),
+    z.object({ result: z.enum(['invalid', 'skipped']), reason: z.array(z.string()) }),
+  ])
+  .describe("TxValidationResult: valid, or invalid / skipped with the reasons (the reference's texts)");
+
+/** The reference's PublicSimulationOutput: a revert is a SimulationError, return values nest. */
+const referenceSimulationOutput = z
+  .object({
+    revertReason: z
+      .object({
+        originalMessage: z.string(),
+        functionErrorStack: z.array(z.never()),
+        revertData: z.array(frHex),
+      })
+      .optional(),
+    globalVariables,
+    txEffect,
+    publicReturnValues: z.array(z.object({ values: z.array(frHex), nested: z.array(z.never()) })),
+    gasUsed: z.object({ totalGas: gas, teardownGas: gas, publicGas: gas, billedGas: gas }),
+    debugLogs: z.array(z.never()),
+  })
+  .describe('PublicSimulationOutput: what the public part of the tx did on a fork of the latest state');
+
 export function aztecTxMethods({ txs }: AztecTxApiPorts): RpcMethod[] {
-  const unsupported = (
-    name: string,
-    summary: string,
-    params: { name: string; schema: z.ZodType; optional?: boolean }[],
-  ) =>
-    defineMethod({
-      namespace: 'node',
-      name,
-      summary: `${summary} (the reference's Tx is not supported yet: answers an error)`,
-      params,
-      resultName: 'nothing',
-      result: voidResult,
-      handler: () => txFormatNotSupported(`node_${name}`),
+  const pending = (hashes: readonly Fr[]) =>
+    hashes.flatMap((h) => {
+      const t = txs.getPendingTx(h);
+      return t ? [{ tx: t, hash: h }] : [];
     });
   return [
     defineMethod({
@@ -88,22 +152,94 @@ export function aztecTxMethods({ txs }: AztecTxApiPorts): RpcMethod[] {
       result: uint,
       handler: () => txs.pendingCount,
     }),
-    unsupported('sendTx', 'Submits a tx', [{ name: 'tx', schema: referenceTx }]),
-    unsupported('isValidTx', 'Checks a tx', [
-      { name: 'tx', schema: referenceTx },
-      { name: 'options', schema: z.unknown(), optional: true },
-    ]),
-    unsupported('simulatePublicCalls', "Simulates a tx's public calls", [
-      { name: 'tx', schema: referenceTx },
-      { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
-    ]),
-    unsupported('getTxByHash', 'A pending tx by hash', [hash]),
-    unsupported('getTxsByHash', 'Pending txs by hash', [
-      { name: 'txHashes', schema: z.array(txHash).max(MAX_RPC_TXS_LEN) },
-    ]),
-    unsupported('getPendingTxs', 'Pending txs, best first', [
-      { name: 'limit', schema: integer(1).pipe(z.number().max(MAX_RPC_TXS_LEN)), optional: true },
-      { name: 'after', schema: txHash, optional: true },
-    ]),
+    defineMethod({
+      namespace: 'node',
+      name: 'sendTx',
+      summary: 'Submits a tx to the mempool (refused with the reasons when it is not valid)',
+      params: [{ name: 'tx', schema: referenceTxParam }],
+      resultName: 'nothing',
+      result: voidResult,
+      handler: async ({ body, txHash: claimed }) => {
+        await txs.sendTx(body, claimed);
+      },
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'isValidTx',
+      summary: 'Checks a tx as admission would, without adding it',
+      params: [
+        { name: 'tx', schema: referenceTxParam },
+        {
+          name: 'options',
+          schema: z
+            .object({ isSimulation: z.boolean().optional(), skipFeeEnforcement: z.boolean().optional() })
+            .describe('isSimulation: skip the proof check; skipFeeEnforcement: skip fee and balance checks'),
+          optional: true,
+        },
+      ],
+      resultName: 'result',
+      result: validationResult,
+      handler: ({ body, txHash: claimed }, options): Promise<TxValidationResult> =>
+        txs.isValidTx(body, claimed, options ?? {}),
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'simulatePublicCalls',
+      summary: "Runs the tx's public part on a fork of the latest state",
+      params: [
+        { name: 'tx', schema: referenceTxParam },
+        { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
+      ],
+      resultName: 'output',
+      result: referenceSimulationOutput,
+      handler: async ({ body }, skip) => {
+        const out = await txs.simulatePublicCalls(body, skip ?? false);
+        const { revertReason, revertData, ...rest } = out;
+        return {
+          ...rest,
+          ...(revertReason === undefined
+            ? {}
+            : {
+                revertReason: {
+                  originalMessage: revertReason,
+                  functionErrorStack: [],
+                  revertData: revertData ?? [],
+                },
+              }),
+          publicReturnValues: out.publicReturnValues.map((r) => ({ values: r.values, nested: [] })),
+        };
+      },
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'getTxByHash',
+      summary: 'A pending tx by hash (none when it is not pending)',
+      params: [hash],
+      resultName: 'tx',
+      result: referenceTxResult.optional(),
+      handler: (h) => pending([h])[0],
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'getTxsByHash',
+      summary: 'The pending txs among these hashes',
+      params: [{ name: 'txHashes', schema: z.array(txHash).max(MAX_RPC_TXS_LEN) }],
+      resultName: 'txs',
+      result: z.array(referenceTxResult),
+      handler: (hashes) => pending(hashes),
+    }),
+    defineMethod({
+      namespace: 'node',
+      name: 'getPendingTxs',
+      summary: 'Pending txs, best first, after a given one',
+      params: [
+        { name: 'limit', schema: integer(1).pipe(z.number().max(MAX_RPC_TXS_LEN)), optional: true },
+        { name: 'after', schema: txHash, optional: true },
+      ],
+      resultName: 'txs',
+      result: z.array(referenceTxResult),
+      handler: (limit, after) =>
+        txs.getPendingTxs(limit ?? MAX_RPC_TXS_LEN, after).map((e) => ({ tx: e.tx, hash: e.hash })),
+    }),
   ];
 }

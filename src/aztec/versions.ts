@@ -2,12 +2,15 @@
 // node sends on every answer. The stock client compares them with its own when given, so they
 // carry 4.1.2's values: the protocol circuits' verification-key tree root and the protocol
 // contracts' hash, both constants of that release.
+import { toHex32 } from '../core/field.js';
+import { PROTOCOL_CONTRACTS_HASH, VK_TREE_ROOT } from '../core/kernel/constants.js';
+
 export const REFERENCE_PACKAGE_VERSION = '4.1.2';
 
 export const REFERENCE_VERSION_HEADERS: Readonly<Record<string, string>> = {
   'x-aztec-packageversion': REFERENCE_PACKAGE_VERSION,
-  'x-aztec-l2circuitsvktreeroot': '0x1dd2644a17d1ddd8831287a78c5a1033b7ae35cdf2a3db833608856c062fc2ba',
-  'x-aztec-l2protocolcontractshash': '0x2672340d9a0107a7b81e6d10d25b854debe613f3272e8738e8df0ca2ff297141',
+  'x-aztec-l2circuitsvktreeroot': toHex32(VK_TREE_ROOT),
+  'x-aztec-l2protocolcontractshash': toHex32(PROTOCOL_CONTRACTS_HASH),
 };
 
 /** 4.1.2's limits on one call (`api_limit` in the reference): tags or leaves, txs, blocks and checkpoints. */

@@ -138,7 +138,9 @@ export function addTxCommand(program: Command): void {
   program
     .command('tx')
     .description(
-      "Build a valid tx for a running node's chain (anchor block, chain id, fees) and print or send it",
+      "Build a valid tx for a running node's chain (anchor block header, chain id, fees) and print or send it.\n" +
+        'A dev tool: the private side effects are made up as asked and the proof is a dev proof, which only a\n' +
+        'node without real proofs accepts; real private txs come from a wallet (aztec.js).',
     )
     .addOption(rpcUrlOption())
     .option('--account <N>', `Dev account paying the fee: ${ACCOUNT_FORMS}`, accountArg, 0)

@@ -4,11 +4,13 @@
 // min fees — from the side effects asked for.
 import { z } from 'zod';
 import { gasFees } from '../core/block-codecs.js';
-import type { GasFees } from '../core/block-header.js';
+import type { BlockHeader, GasFees } from '../core/block-header.js';
 import { toHex32 } from '../core/field.js';
-import { computeTxHash, MAX_TX_LIFETIME, type Tx } from '../core/tx.js';
+import { computeTxHash } from '../core/kernel/tx-hash.js';
+import { MAX_TX_LIFETIME, type Tx } from '../core/tx.js';
 import { buildTx, type TxSpec } from '../core/tx-builder.js';
 import { encodeWireTx, type tx as txSchema } from '../core/tx-codecs.js';
+import { blockData } from './methods/chain-schemas.js';
 import type { MethodName, MethodParams, MethodResult } from './methods/index.js';
 
 export class RpcError extends Error {
@@ -81,21 +83,27 @@ export function toWire(tx: Tx): WireTx {
 /** What prepareTx needs from the caller: the tx spec without the chain-specific parts. */
 export type PreparedTxSpec = Omit<
   TxSpec,
-  'anchorBlockHash' | 'chainId' | 'version' | 'expirationTimestamp' | 'maxFeesPerGas'
+  'anchorBlockHeader' | 'chainId' | 'version' | 'expirationTimestamp' | 'maxFeesPerGas'
 > &
-  Partial<Pick<TxSpec, 'anchorBlockHash' | 'expirationTimestamp' | 'maxFeesPerGas'>> & {
+  Partial<Pick<TxSpec, 'anchorBlockHeader' | 'expirationTimestamp' | 'maxFeesPerGas'>> & {
     /** Max fees per gas as a multiple of the current min fees (default 2: room for fees to rise). */
     feeHeadroom?: bigint;
   };
+
+function anchorHeaderOf(latest: unknown): BlockHeader {
+  if (latest === undefined || latest === null)
+    throw new Error('the node has no latest block to anchor a tx on');
+  return z.decode(blockData, latest as z.input<typeof blockData>).header;
+}
 
 /** Builds a tx for the node's chain: anchored on its latest block, paying its current fees. */
 export async function prepareTx(
   client: NodeClient,
   spec: PreparedTxSpec,
 ): Promise<{ tx: Tx; hash: string; wire: WireTx }> {
-  const [info, tips, minFeesWire, l1Time] = await Promise.all([
+  const [info, latest, minFeesWire, l1Time] = await Promise.all([
     client.request('svc_getNodeInfo'),
-    client.request('svc_getChainTips'),
+    spec.anchorBlockHeader ? undefined : client.request('svc_getBlockData', 'latest'),
     client.request('svc_getCurrentMinFees'),
     client.request('svc_getSyncedL1Timestamp'),
   ]);
@@ -105,7 +113,7 @@ export async function prepareTx(
   const { feeHeadroom: _h, ...rest } = spec;
   const { tx, hash } = buildTx({
     ...rest,
-    anchorBlockHash: spec.anchorBlockHash ?? BigInt(tips.proposed.hash),
+    anchorBlockHeader: spec.anchorBlockHeader ?? anchorHeaderOf(latest),
     chainId: info.l1ChainId,
     version: info.rollupVersion,
     // The longest lifetime a tx may have, counted from the L1 time the node has seen.

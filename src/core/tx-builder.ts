@@ -1,9 +1,12 @@
-// Builds well-formed txs for development and tests: the caller names the side effects and public
-// calls it wants, the builder fills in the rest — the protocol nullifier, calldata hashes, the
-// private gas used, gas limits that cover it — so the node accepts the tx as valid.
+// Builds well-formed txs for development and tests, in the reference's model (src/core/kernel/):
+// the caller names the side effects and public calls it wants, the builder lays out the kernel
+// tail's output a private kernel would have proved — the protocol nullifier, calldata hashes, the
+// private gas used, gas limits that cover it, the 4.1.2 roots — so the node accepts the tx. The
+// private parts are fabricated (no private function ran and the proof is a dev proof): this is a
+// dev tool, not a wallet.
 import { randomBytes } from 'node:crypto';
 import { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS } from './block.js';
-import type { GasFees } from './block-header.js';
+import type { BlockHeader, GasFees } from './block-header.js';
 import { FEE_JUICE_CLAIM, PROTOCOL_CONTRACT_ADDRESSES } from './constants.js';
 import {
   type ContractClassPublic,
@@ -14,23 +17,35 @@ import {
 } from './contracts.js';
 import { bytesToFr, FR_MODULUS, type Fr } from './field.js';
 import { functionSelector } from './hash/selector.js';
+import { CHONK_PROOF_LENGTH, PROTOCOL_CONTRACTS_HASH, VK_TREE_ROOT } from './kernel/constants.js';
+import {
+  emptyGas,
+  emptyTailForPublic,
+  emptyTailForRollup,
+  type PrivateKernelTailCircuitPublicInputs,
+  type TxConstantData,
+} from './kernel/public-inputs.js';
+import type {
+  PrivateToPublicAccumulatedData,
+  PrivateToRollupAccumulatedData,
+} from './kernel/side-effects.js';
+import { computeTxHash } from './kernel/tx-hash.js';
 import {
   calldataHash,
-  computePrivateGasUsed,
-  computeTxHash,
   contractClassLogHash,
   DA_GAS_PER_FIELD,
-  emptyGas,
-  emptySideEffects,
   FIXED_AVM_STARTUP_L2_GAS,
   type Gas,
   L2_GAS_PER_PUBLIC_DATA_WRITE,
-  type PublicCallRequest,
-  type ScopedL2ToL1Message,
   type Tx,
-  type TxData,
-  type TxSideEffects,
 } from './tx.js';
+import {
+  computePrivateGasUsed,
+  emptySideEffects,
+  type PublicCallRequest,
+  type TxL2ToL1Message,
+  type TxSideEffects,
+} from './tx-view.js';
 
 /** A public call to make: by signature (`balance_of_public((Field))`) or selector. */
 export interface PublicCallSpec {
@@ -51,15 +66,15 @@ export interface SideEffectsSpec {
   nullifiers?: Fr[];
   /** Fields of each private log (at most 16; the first is the siloed tag). */
   privateLogs?: Fr[][];
-  l2ToL1Msgs?: ScopedL2ToL1Message[];
+  l2ToL1Msgs?: TxL2ToL1Message[];
   /** Contract class logs: emitting contract and fields (at most 3023). */
   contractClassLogs?: { contractAddress: Fr; fields: Fr[] }[];
 }
 
 export interface TxSpec extends SideEffectsSpec {
   feePayer: Fr;
-  /** Hash of the block the tx is built on (for example the latest block). */
-  anchorBlockHash: Fr;
+  /** The header of the block the tx is built on (for example the latest block). */
+  anchorBlockHeader: BlockHeader;
   chainId: number;
   version: number;
   /** Unix seconds; the tx is valid in blocks up to this timestamp. */
@@ -80,7 +95,13 @@ export interface TxSpec extends SideEffectsSpec {
   publishInstances?: ContractInstance[];
   /** Schedules class updates: each contract moves to its new class after the network's delay. */
   classUpdates?: { address: Fr; newClassId: Fr }[];
-  /** Defaults to one byte (the dev verifier accepts any non-empty proof). */
+  /** The protocol's roots the tx claims; default 4.1.2's (what the node requires). */
+  vkTreeRoot?: Fr;
+  protocolContractsHash?: Fr;
+  /**
+   * CHONK_PROOF_LENGTH fields as 32-byte words; defaults to devProof() (the dev verifier accepts
+   * any proof that is not all zeros).
+   */
   proof?: Uint8Array;
 }
 
@@ -92,6 +113,13 @@ export const PUBLIC_CALL_GAS_ALLOWANCE: Gas = {
   daGas: (4 * 2 + 16 + 2) * DA_GAS_PER_FIELD,
   l2Gas: FIXED_AVM_STARTUP_L2_GAS + 4 * L2_GAS_PER_PUBLIC_DATA_WRITE,
 };
+
+/** A proof the dev verifier accepts: full length, first word 1, the rest zero. */
+export function devProof(): Uint8Array {
+  const proof = new Uint8Array(CHONK_PROOF_LENGTH * 32);
+  proof[31] = 1;
+  return proof;
+}
 
 /** A random field element (for nullifiers). */
 export const randomFr = (): Fr => bytesToFr(randomBytes(32)) % FR_MODULUS;
@@ -227,38 +255,94 @@ export function buildTx(spec: TxSpec): { tx: Tx; hash: Fr } {
     calldata[phase].push({ values, hash });
   }
 
-  const data: TxData = {
-    constants: {
-      anchorBlockHash: spec.anchorBlockHash,
-      chainId: spec.chainId,
-      version: spec.version,
+  const parts = [nonRevertible, revertible];
+  const withPublicCalls = publicCalls.length > 0;
+  const gasUsed = computePrivateGasUsed(parts, withPublicCalls);
+  const teardownGasLimits =
+    spec.teardownGasLimits ?? (teardown ? { ...PUBLIC_CALL_GAS_ALLOWANCE } : emptyGas());
+  const calls = nonRevertible.publicCallRequests.length + revertible.publicCallRequests.length;
+  const gasLimits = spec.gasLimits ?? {
+    daGas: gasUsed.daGas + calls * PUBLIC_CALL_GAS_ALLOWANCE.daGas + teardownGasLimits.daGas,
+    l2Gas: gasUsed.l2Gas + calls * PUBLIC_CALL_GAS_ALLOWANCE.l2Gas + teardownGasLimits.l2Gas,
+  };
+  const constants: TxConstantData = {
+    anchorBlockHeader: spec.anchorBlockHeader,
+    txContext: {
+      chainId: BigInt(spec.chainId),
+      version: BigInt(spec.version),
       gasSettings: {
-        gasLimits: emptyGas(),
-        teardownGasLimits:
-          spec.teardownGasLimits ?? (teardown ? { ...PUBLIC_CALL_GAS_ALLOWANCE } : emptyGas()),
+        gasLimits,
+        teardownGasLimits,
         maxFeesPerGas: { ...spec.maxFeesPerGas },
         maxPriorityFeesPerGas: { ...(spec.maxPriorityFeesPerGas ?? { feePerDaGas: 0n, feePerL2Gas: 0n }) },
       },
     },
+    vkTreeRoot: spec.vkTreeRoot ?? VK_TREE_ROOT,
+    protocolContractsHash: spec.protocolContractsHash ?? PROTOCOL_CONTRACTS_HASH,
+  };
+  const common = {
+    constants,
+    gasUsed,
     feePayer: spec.feePayer,
     expirationTimestamp: spec.expirationTimestamp,
-    gasUsed: emptyGas(),
-    nonRevertible,
-    revertible,
-    publicTeardownCallRequest: teardown,
   };
-  data.gasUsed = computePrivateGasUsed(data);
-  const settings = data.constants.gasSettings;
-  const calls = nonRevertible.publicCallRequests.length + revertible.publicCallRequests.length;
-  settings.gasLimits = spec.gasLimits ?? {
-    daGas: data.gasUsed.daGas + calls * PUBLIC_CALL_GAS_ALLOWANCE.daGas + settings.teardownGasLimits.daGas,
-    l2Gas: data.gasUsed.l2Gas + calls * PUBLIC_CALL_GAS_ALLOWANCE.l2Gas + settings.teardownGasLimits.l2Gas,
-  };
+  let data: PrivateKernelTailCircuitPublicInputs;
+  if (withPublicCalls) {
+    const tail = emptyTailForPublic();
+    fillPart(tail.forPublic.nonRevertibleAccumulatedData, nonRevertible);
+    fillPart(tail.forPublic.revertibleAccumulatedData, revertible);
+    if (teardown) tail.forPublic.publicTeardownCallRequest = teardown;
+    data = { ...tail, ...common };
+  } else {
+    // A private-only tx cannot revert: its side effects are one list, non-revertible ones first.
+    const tail = emptyTailForRollup();
+    const all = emptySideEffects();
+    for (const p of parts) {
+      for (const key of Object.keys(all) as (keyof TxSideEffects)[]) (all[key] as unknown[]).push(...p[key]);
+    }
+    fillPart(tail.forRollup.end, all);
+    data = { ...tail, ...common };
+  }
   const tx: Tx = {
     data,
-    proof: spec.proof ?? Uint8Array.of(1),
+    chonkProof: spec.proof ?? devProof(),
     contractClassLogFields: classLogs,
     publicFunctionCalldata: [...calldata.setup, ...calldata.app, ...calldata.teardown],
   };
   return { tx, hash: computeTxHash(data) };
+}
+
+/** Writes a part's side effects into the kernel output's fixed-width arrays (padding stays empty). */
+function fillPart(
+  out: PrivateToRollupAccumulatedData | PrivateToPublicAccumulatedData,
+  part: TxSideEffects,
+): void {
+  const put = <T>(slots: T[], items: readonly T[], what: string): void => {
+    if (items.length > slots.length) {
+      throw new RangeError(`a tx part has at most ${slots.length} ${what}, got ${items.length}`);
+    }
+    items.forEach((item, i) => {
+      slots[i] = item;
+    });
+  };
+  put(out.noteHashes, part.noteHashes, 'note hashes');
+  put(out.nullifiers, part.nullifiers, 'nullifiers');
+  put(
+    out.l2ToL1Msgs,
+    part.l2ToL1Msgs.map((m) => ({
+      message: { recipient: m.recipient.toLowerCase(), content: m.content },
+      contractAddress: m.sender,
+    })),
+    'L2-to-L1 messages',
+  );
+  put(out.privateLogs, part.privateLogs, 'private logs');
+  put(
+    out.contractClassLogsHashes,
+    part.contractClassLogsHashes.map((h) => ({
+      logHash: { value: h.hash, length: h.length },
+      contractAddress: h.contractAddress,
+    })),
+    'contract class logs',
+  );
+  if ('publicCallRequests' in out) put(out.publicCallRequests, part.publicCallRequests, 'public calls');
 }

@@ -11,7 +11,6 @@ import { DEFAULT_UPDATE_DELAY } from '../core/contracts.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { l2ToL1MessageLeaf } from '../core/out-hash.js';
 import {
-  allNullifiers,
   DA_GAS_PER_FIELD,
   effectiveFeesPerGas,
   FIXED_AVM_STARTUP_L2_GAS,
@@ -19,11 +18,15 @@ import {
   type Gas,
   L2_GAS_PER_PUBLIC_DATA_WRITE,
   MAX_NULLIFIERS_PER_TX,
+  type Tx,
+} from '../core/tx.js';
+import {
+  allNullifiers,
   type PublicCallRequest,
   publicCallsOf,
-  type Tx,
   type TxSideEffects,
-} from '../core/tx.js';
+  txView,
+} from '../core/tx-view.js';
 import { TreeId, type WorldStateReader } from '../world-state/types.js';
 import {
   AvmTxState,
@@ -98,7 +101,7 @@ const callGas = (writes: number, logFields: number, logs: number): Gas => ({
 /** Checks that none of the tx's nullifiers is already in the tree (or twice in the tx). */
 function checkNullifiers(reader: WorldStateReader, tx: Tx): void {
   const seen = new Set<Fr>();
-  for (const nullifier of allNullifiers(tx.data)) {
+  for (const nullifier of allNullifiers(tx)) {
     if (seen.has(nullifier)) throw new TxExecutionError('Duplicate nullifier in tx');
     seen.add(nullifier);
     if (reader.findLeaf(TreeId.NULLIFIER, nullifier) !== undefined) {
@@ -129,10 +132,10 @@ export function executeTx(
   globals: GlobalVariables,
   options: ExecutionOptions = {},
 ): TxExecutionResult {
-  const { data } = tx;
-  const settings = data.constants.gasSettings;
+  const data = txView(tx);
+  const settings = data.gasSettings;
   checkNullifiers(reader, tx);
-  const calls = publicCallsOf(data);
+  const calls = publicCallsOf(tx);
   if (tx.publicFunctionCalldata.length !== calls.length) {
     throw new TxExecutionError('Wrong number of calldata for public calls');
   }

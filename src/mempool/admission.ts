@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import type { ChainReader } from '../archiver/chain-reader.js';
 import { refused, txRejected } from '../core/errors.js';
 import { type Fr, toHex32 } from '../core/field.js';
-import { type Tx, txPriorityFee, txSize } from '../core/tx.js';
+import type { Tx } from '../core/tx.js';
+import { txPriorityFee, txSize } from '../core/tx-view.js';
 import { AdmissionQueue } from './admission-queue.js';
 import type { TxPool } from './tx-pool.js';
 import type { ValidationContexts } from './validation-context.js';
@@ -76,7 +77,7 @@ export class TxAdmission {
       case 'added':
         for (const h of added.replaced) logger.info(`tx ${toHex32(h)} replaced by ${toHex32(hash!)}`);
         for (const h of added.evicted) logger.info(`tx ${toHex32(h)} evicted: the mempool is full`);
-        logger.info(`tx ${toHex32(hash!)} accepted (priority fee ${txPriorityFee(tx.data)})`);
+        logger.info(`tx ${toHex32(hash!)} accepted (priority fee ${txPriorityFee(tx)})`);
         return hash!;
     }
   }

@@ -1,10 +1,9 @@
 // How the pool persists: one record per tx, pending or mined, under its hash, and the next arrival
 // number, so that a restart reloads the same txs in the same order. Each change is one LMDB write,
 // so a crash never leaves half of one.
-import { z } from 'zod';
 import { type Fr, toHex32 } from '../core/field.js';
+import { decodeTx, encodeTx } from '../core/kernel/tx-codec.js';
 import type { Tx } from '../core/tx.js';
-import { encodeWireTx, toTx, tx as txCodec } from '../core/tx-codecs.js';
 import type { Database, StoreEnvironment } from '../store/environment.js';
 
 /** A tx as the pool stores it. */
@@ -19,13 +18,26 @@ export interface StoredTx {
 
 /** What the store holds per tx (key: `toHex32(hash)`). */
 interface StoredRecord {
-  /** The tx's wire JSON (msgpack cannot hold bigints above 64 bits). */
-  tx: string;
+  /** The tx in the reference's binary form (`Tx.toBuffer()`, its hash first). */
+  tx: Uint8Array;
   size: number;
   arrival: number;
   /** null while pending. */
   blockNumber: number | null;
 }
+
+/**
+ * The data directory holds txs this version cannot read: cairn's own tx format from before it took
+ * the reference's model (their hashes differ, so they cannot be converted and keep their identity).
+ */
+export class PoolFormatError extends Error {
+  override name = 'PoolFormatError';
+}
+
+const OLD_FORMAT_MESSAGE =
+  "the data directory holds txs in cairn's earlier tx format (before the reference's kernel model), " +
+  'which this version cannot read; start afresh with another --data-dir (or after removing this one), ' +
+  'or keep running the earlier cairn on it until its pool has drained';
 
 const TXS_DB = 'txs';
 const META_DB = 'tx-pool-meta';
@@ -33,7 +45,7 @@ const NEXT_ARRIVAL_KEY = 'nextArrival';
 
 function record(entry: StoredTx): StoredRecord {
   return {
-    tx: JSON.stringify(encodeWireTx(entry.tx, entry.hash)),
+    tx: encodeTx({ txHash: entry.hash, ...entry.tx }),
     size: entry.size,
     arrival: entry.arrival,
     blockNumber: entry.blockNumber ?? null,
@@ -59,8 +71,10 @@ export class PoolStore {
   /** Every stored tx, in key order. */
   *readAll(): Iterable<StoredTx> {
     for (const { key, value } of this.#txs.getRange({})) {
+      // Records of the earlier format held the tx as a JSON string.
+      if (typeof value.tx === 'string') throw new PoolFormatError(OLD_FORMAT_MESSAGE);
       const hash = BigInt(key);
-      const { tx } = toTx(z.decode(txCodec, JSON.parse(value.tx)));
+      const { txHash: _stored, ...tx } = decodeTx(value.tx);
       yield {
         hash,
         tx,

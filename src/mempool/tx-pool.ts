@@ -4,7 +4,8 @@
 // txs by priority fee, keeps the pending txs indexed (pending-index.ts, in pool-order.ts's order),
 // and persists every change in one LMDB write (pool-store.ts) so a crash never leaves half of one.
 import type { Fr } from '../core/field.js';
-import { allNullifiers, type GasFees, type Tx, txPriorityFee } from '../core/tx.js';
+import type { GasFees, Tx } from '../core/tx.js';
+import { allNullifiers, txPriorityFee } from '../core/tx-view.js';
 import type { StoreEnvironment } from '../store/environment.js';
 import { PendingIndex } from './pending-index.js';
 import { checkCap, evictionsToFit, type PoolCaps } from './pool-caps.js';
@@ -19,7 +20,7 @@ export interface PoolEntry {
   readonly tx: Tx;
   /** Size in bytes, as given to `add`. */
   readonly size: number;
-  /** `txPriorityFee(tx.data)`: what orders pending txs. */
+  /** `txPriorityFee(tx)`: what orders pending txs. */
   readonly priorityFee: bigint;
   /** All of the tx's nullifiers (non-revertible, then revertible). */
   readonly nullifiers: readonly Fr[];
@@ -52,8 +53,8 @@ function poolEntry(
     hash,
     tx,
     size,
-    priorityFee: txPriorityFee(tx.data),
-    nullifiers: allNullifiers(tx.data),
+    priorityFee: txPriorityFee(tx),
+    nullifiers: allNullifiers(tx),
     arrival,
     blockNumber,
   };
@@ -182,7 +183,7 @@ export class TxPool {
   maxPriorityFees(): GasFees {
     const first = this.#pending.ordered[0];
     if (!first) return { feePerDaGas: 0n, feePerL2Gas: 0n };
-    const fees = first.tx.data.constants.gasSettings.maxPriorityFeesPerGas;
+    const fees = first.tx.data.constants.txContext.gasSettings.maxPriorityFeesPerGas;
     return { feePerDaGas: fees.feePerDaGas, feePerL2Gas: fees.feePerL2Gas };
   }
 

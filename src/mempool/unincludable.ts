@@ -2,7 +2,9 @@
 // expired one, or one whose anchor block is gone. The cost is a cheap walk over the pending txs
 // plus a look-up per new nullifier and per distinct anchor, not tree reads per pending tx: a large
 // pool must not stall the node after every block.
+
 import type { Fr } from '../core/field.js';
+import { txView } from '../core/tx-view.js';
 import { TreeId, type WorldStateReader } from '../world-state/types.js';
 import type { PoolEntry } from './tx-pool.js';
 
@@ -42,7 +44,7 @@ export function findUnincludable(
       drop.push({ hash: entry.hash, why: 'a nullifier of it is now in the chain' });
     } else if (data.expirationTimestamp < nextSlotStart) {
       drop.push({ hash: entry.hash, why: 'expired' });
-    } else if (!hasAnchor(data.constants.anchorBlockHash)) {
+    } else if (!hasAnchor(txView(entry.tx).anchorBlockHash)) {
       drop.push({ hash: entry.hash, why: 'its anchor block is no longer in the chain' });
     }
   }

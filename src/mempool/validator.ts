@@ -10,14 +10,12 @@ import {
 } from '../core/constants.js';
 import type { Fr } from '../core/field.js';
 import { functionSelector } from '../core/hash/selector.js';
+import { PROTOCOL_CONTRACTS_HASH, VK_TREE_ROOT } from '../core/kernel/constants.js';
+import { computeTxHash } from '../core/kernel/tx-hash.js';
 import {
-  allNullifiers,
   calldataHash,
-  computePrivateGasUsed,
-  computeTxHash,
   contractClassLogHash,
   type Gas,
-  hasPublicCalls,
   MAX_CONTRACT_CLASS_LOGS_PER_TX,
   MAX_ENQUEUED_CALLS_PER_TX,
   MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS,
@@ -29,14 +27,19 @@ import {
   MAX_TX_SIZE_BYTES,
   PRIVATE_TX_L2_GAS_OVERHEAD,
   PUBLIC_TX_L2_GAS_OVERHEAD,
-  publicCallsOf,
   TX_DA_GAS_OVERHEAD,
   type Tx,
-  type TxSideEffects,
   txFeeLimit,
+} from '../core/tx.js';
+import {
+  allNullifiers,
+  hasPublicCalls,
+  publicCallsOf,
+  type TxSideEffects,
   txPriorityFee,
   txSize,
-} from '../core/tx.js';
+  txView,
+} from '../core/tx-view.js';
 import { feeJuiceBalanceSlot } from '../execution/protocol-contracts.js';
 import { readPublicData } from '../execution/public-storage.js';
 import { TreeId, type WorldStateReader } from '../world-state/types.js';
@@ -55,7 +58,7 @@ export interface ValidationOptions {
   hash?: Fr;
 }
 
-/** Checks a tx's proof. cairn's dev verifier accepts any non-empty proof. */
+/** Checks a tx's proof. cairn's dev verifier accepts any proof but the empty (all-zero) one. */
 export interface ProofVerifier {
   readonly realProofs: boolean;
   verify(tx: Tx): boolean;
@@ -63,7 +66,7 @@ export interface ProofVerifier {
 
 export const DEV_PROOF_VERIFIER: ProofVerifier = {
   realProofs: false,
-  verify: (tx) => tx.proof.length > 0,
+  verify: (tx) => tx.chonkProof.some((b) => b !== 0),
 };
 
 /** What validation needs to know about the chain at the moment it runs. */
@@ -98,9 +101,10 @@ export const TX_ERROR = {
   CLASS_LOG_COUNT: 'Mismatched number of contract class logs',
   CLASS_LOG_LENGTH: 'Incorrect contract class logs length',
   CLASS_LOG: 'Mismatched contract class logs',
-  GAS_USED: 'Incorrect gas used',
   CHAIN_ID: 'Incorrect L1 chain id',
   VERSION: 'Incorrect rollup version',
+  VK_TREE_ROOT: 'Incorrect verification keys tree root',
+  PROTOCOL_CONTRACTS_HASH: 'Incorrect protocol contracts hash',
   EXPIRED: 'Invalid expiration timestamp',
   DUPLICATE_NULLIFIER: 'Duplicate nullifier in tx',
   EXISTING_NULLIFIER: 'Existing nullifier',
@@ -115,6 +119,7 @@ export const TX_ERROR = {
   SETUP_ONLY_SELF: 'Setup only_self function called with incorrect msg_sender',
   SETUP_NULL_SENDER: 'Setup function called with null msg sender',
   SETUP_CALLDATA_LENGTH: 'Setup function called with wrong calldata length',
+  NO_PROTOCOL_NULLIFIER: 'Missing protocol nullifier: the first nullifier of a tx must be set',
   PROOF: 'Invalid proof',
   UNEXPECTED: 'Unexpected error during validation',
 } as const;
@@ -137,14 +142,22 @@ const TX_MAXIMA = [
   ['public calls', (p: TxSideEffects) => p.publicCallRequests.length, MAX_ENQUEUED_CALLS_PER_TX],
 ] as const;
 
+const firstNullifierSlot = (tx: Tx): Fr =>
+  (tx.data.forPublic ? tx.data.forPublic.nonRevertibleAccumulatedData : tx.data.forRollup.end).nullifiers[0]!;
+
 /** Checks the tx's own data: hash, calldata and class logs against their commitments, gas used. */
 function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: string[]): void {
   if (claimedHash !== undefined && claimedHash !== hash) reasons.push(TX_ERROR.INCORRECT_HASH);
+  const view = txView(tx);
+  // The kernel puts the tx request's hash first among the nullifiers: what makes a replay a double spend.
+  if (view.nonRevertible.nullifiers.length === 0 || firstNullifierSlot(tx) === 0n) {
+    reasons.push(TX_ERROR.NO_PROTOCOL_NULLIFIER);
+  }
   for (const [what, count, max] of TX_MAXIMA) {
-    const total = count(tx.data.nonRevertible) + count(tx.data.revertible);
+    const total = count(view.nonRevertible) + count(view.revertible);
     if (total > max) reasons.push(`Too many ${what} in tx: ${total}, at most ${max}`);
   }
-  const calls = publicCallsOf(tx.data);
+  const calls = publicCallsOf(tx);
   if (tx.publicFunctionCalldata.length !== calls.length) {
     reasons.push(TX_ERROR.CALLDATA_COUNT);
   } else {
@@ -158,8 +171,8 @@ function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: strin
   if (totalCalldata > MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS) reasons.push(TX_ERROR.CALLDATA_TOO_LARGE);
 
   const logHashes = [
-    ...tx.data.nonRevertible.contractClassLogsHashes,
-    ...tx.data.revertible.contractClassLogsHashes,
+    ...view.nonRevertible.contractClassLogsHashes,
+    ...view.revertible.contractClassLogsHashes,
   ];
   if (logHashes.length !== tx.contractClassLogFields.length) {
     reasons.push(TX_ERROR.CLASS_LOG_COUNT);
@@ -170,9 +183,6 @@ function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: strin
       else if (contractClassLogHash(fields) !== h.hash) reasons.push(TX_ERROR.CLASS_LOG);
     });
   }
-  const gas = computePrivateGasUsed(tx.data);
-  if (gas.daGas !== tx.data.gasUsed.daGas || gas.l2Gas !== tx.data.gasUsed.l2Gas)
-    reasons.push(TX_ERROR.GAS_USED);
 }
 
 /**
@@ -181,7 +191,8 @@ function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: strin
  */
 function setupClaimFor(tx: Tx): bigint {
   let claimed = 0n;
-  tx.data.nonRevertible.publicCallRequests.forEach((call, i) => {
+  const view = txView(tx);
+  view.nonRevertible.publicCallRequests.forEach((call, i) => {
     const values = tx.publicFunctionCalldata[i]?.values;
     const isClaim =
       (values?.length === FEE_JUICE_INCREASE_BALANCE.calldataLength &&
@@ -190,7 +201,7 @@ function setupClaimFor(tx: Tx): bigint {
     if (
       call.contractAddress === PROTOCOL_CONTRACT_ADDRESSES.feeJuice &&
       isClaim &&
-      values![1] === tx.data.feePayer
+      values![1] === view.feePayer
     ) {
       claimed += values![2]!;
     }
@@ -199,7 +210,7 @@ function setupClaimFor(tx: Tx): bigint {
 }
 
 function checkSetup(tx: Tx, allowed: readonly AllowedElement[], reasons: string[]): void {
-  tx.data.nonRevertible.publicCallRequests.forEach((call, i) => {
+  txView(tx).nonRevertible.publicCallRequests.forEach((call, i) => {
     const values = tx.publicFunctionCalldata[i]?.values ?? [];
     const selector = values[0];
     const entry = allowed.find(
@@ -231,36 +242,26 @@ export class TxValidator {
     const skipped: string[] = [];
     try {
       const hash = options.hash ?? computeTxHash(tx.data);
-      const { data } = tx;
-      const settings = data.constants.gasSettings;
+      const data = txView(tx);
+      const settings = data.gasSettings;
 
       if (txSize(tx) > MAX_TX_SIZE_BYTES) invalid.push(TX_ERROR.SIZE);
       checkData(tx, hash, claimedHash, invalid);
 
-      if (data.constants.chainId !== ctx.chainId) invalid.push(TX_ERROR.CHAIN_ID);
-      if (data.constants.version !== ctx.rollupVersion) invalid.push(TX_ERROR.VERSION);
+      if (data.chainId !== BigInt(ctx.chainId)) invalid.push(TX_ERROR.CHAIN_ID);
+      if (data.version !== BigInt(ctx.rollupVersion)) invalid.push(TX_ERROR.VERSION);
+      if (data.vkTreeRoot !== VK_TREE_ROOT) invalid.push(TX_ERROR.VK_TREE_ROOT);
+      if (data.protocolContractsHash !== PROTOCOL_CONTRACTS_HASH)
+        invalid.push(TX_ERROR.PROTOCOL_CONTRACTS_HASH);
 
+      if (ctx.state.findLeaf(TreeId.ARCHIVE, data.anchorBlockHash) === undefined) {
+        invalid.push(TX_ERROR.BLOCK_HEADER);
+      }
       if (ctx.nextBlockNumber > 1 && data.expirationTimestamp < ctx.nextSlotTimestamp)
         invalid.push(TX_ERROR.EXPIRED);
 
-      const nullifiers = allNullifiers(data);
-      if (new Set(nullifiers).size !== nullifiers.length) invalid.push(TX_ERROR.DUPLICATE_NULLIFIER);
-      if (nullifiers.some((n) => ctx.state.findLeaf(TreeId.NULLIFIER, n) !== undefined)) {
-        invalid.push(TX_ERROR.EXISTING_NULLIFIER);
-      }
-      if (ctx.pendingConflicts) {
-        const priority = txPriorityFee(data);
-        if (ctx.pendingConflicts(nullifiers, hash).some((c) => c.priorityFee >= priority)) {
-          invalid.push(TX_ERROR.PENDING_NULLIFIER);
-        }
-      }
-
-      if (ctx.state.findLeaf(TreeId.ARCHIVE, data.constants.anchorBlockHash) === undefined) {
-        invalid.push(TX_ERROR.BLOCK_HEADER);
-      }
-
       const limits = settings.gasLimits;
-      const minL2 = hasPublicCalls(data) ? PUBLIC_TX_L2_GAS_OVERHEAD : PRIVATE_TX_L2_GAS_OVERHEAD;
+      const minL2 = hasPublicCalls(tx) ? PUBLIC_TX_L2_GAS_OVERHEAD : PRIVATE_TX_L2_GAS_OVERHEAD;
       if (limits.daGas < TX_DA_GAS_OVERHEAD || limits.l2Gas < minL2) invalid.push(TX_ERROR.GAS_LIMIT_TOO_LOW);
       if (
         limits.l2Gas > MAX_PROCESSABLE_L2_GAS ||
@@ -280,6 +281,18 @@ export class TxValidator {
         }
         const balance = readPublicData(ctx.state, feeJuiceBalanceSlot(data.feePayer)) + setupClaimFor(tx);
         if (balance < txFeeLimit(settings)) invalid.push(TX_ERROR.FEE_PAYER_BALANCE);
+      }
+
+      const nullifiers = allNullifiers(tx);
+      if (new Set(nullifiers).size !== nullifiers.length) invalid.push(TX_ERROR.DUPLICATE_NULLIFIER);
+      if (nullifiers.some((n) => ctx.state.findLeaf(TreeId.NULLIFIER, n) !== undefined)) {
+        invalid.push(TX_ERROR.EXISTING_NULLIFIER);
+      }
+      if (ctx.pendingConflicts) {
+        const priority = txPriorityFee(tx);
+        if (ctx.pendingConflicts(nullifiers, hash).some((c) => c.priorityFee >= priority)) {
+          invalid.push(TX_ERROR.PENDING_NULLIFIER);
+        }
       }
 
       checkSetup(tx, ctx.allowedSetup, invalid);

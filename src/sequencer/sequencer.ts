@@ -539,7 +539,7 @@ export class Sequencer {
         yieldedAt = this.wall();
       }
       if (used.has(hash)) continue;
-      const max = tx.data.constants.gasSettings.maxFeesPerGas;
+      const max = tx.data.constants.txContext.gasSettings.maxFeesPerGas;
       if (max.feePerL2Gas < globals.gasFees.feePerL2Gas || max.feePerDaGas < globals.gasFees.feePerDaGas)
         continue;
       if (tx.data.expirationTimestamp < globals.timestamp) continue;

@@ -8,8 +8,9 @@ import type { CheckpointHeader } from '../core/block-header.js';
 import { decodeCheckpointBody } from '../core/checkpoint-body.js';
 import { blockHash, frHex, txHash, uint } from '../core/codecs.js';
 import type { Fr } from '../core/field.js';
+import { KernelCodecError } from '../core/kernel/bytes.js';
+import { decodeTx, encodeTx } from '../core/kernel/tx-codec.js';
 import type { Tx } from '../core/tx.js';
-import { encodeWireTx, toTx, tx as txWire } from '../core/tx-codecs.js';
 
 /** Gossip topic names (the network adds its prefix and version). */
 export const TOPICS = {
@@ -151,7 +152,14 @@ export const encodeAttestation = (a: CheckpointAttestation) => json(z.encode(att
 export const decodeAttestation = (bytes: Uint8Array): CheckpointAttestation =>
   parse(attestationWire, bytes, 'checkpoint attestation') as CheckpointAttestation;
 
-/** A tx travels in the same wire form as svc_sendTx's param. */
-export const encodeTxMessage = (t: Tx, hash: Fr) => json(encodeWireTx(t, hash));
-export const decodeTxMessage = (bytes: Uint8Array): { tx: Tx; claimedHash: Fr | undefined } =>
-  toTx(parse(txWire, bytes, 'tx'));
+/** A tx travels in the reference's binary form (`Tx.toBuffer()`: its hash first, then the tx). */
+export const encodeTxMessage = (t: Tx, hash: Fr): Uint8Array => encodeTx({ txHash: hash, ...t });
+export function decodeTxMessage(bytes: Uint8Array): { tx: Tx; claimedHash: Fr | undefined } {
+  try {
+    const { txHash, ...tx } = decodeTx(bytes);
+    return { tx, claimedHash: txHash };
+  } catch (err) {
+    if (err instanceof KernelCodecError) throw new MessageError(`tx: ${err.message}`);
+    throw err;
+  }
+}

@@ -19,8 +19,12 @@ export {
 
 import { MAX_CONTRACT_CLASS_LOGS_PER_TX, MAX_ENQUEUED_CALLS_PER_TX } from '../tx.js';
 
-/** The reference's limit on all of a tx's public calldata together (cairn's current model has 12,288). */
-export const MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS = 16_000;
+export { MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS } from '../tx.js';
+
+// The protocol's own roots in 4.1.2: the tree of its circuits' verification keys and the hash of
+// its protocol contracts. A tx built for another release names others and is refused.
+export const VK_TREE_ROOT = 0x1dd2644a17d1ddd8831287a78c5a1033b7ae35cdf2a3db833608856c062fc2ban;
+export const PROTOCOL_CONTRACTS_HASH = 0x2672340d9a0107a7b81e6d10d25b854debe613f3272e8738e8df0ca2ff297141n;
 
 /** Fields of a ChonkProof: a proof of any other length does not decode. */
 export const CHONK_PROOF_LENGTH = 1935;

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { emptyBlockHeader } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
-import { computeTxHash, type Tx } from '../../src/core/tx.js';
+import { computeTxHash } from '../../src/core/kernel/tx-hash.js';
+import type { Tx } from '../../src/core/tx.js';
 import { txGossipHandler } from '../../src/node/consensus.js';
 import { encodeTxMessage } from '../../src/validators/messages.js';
 import { simplePrivateTx } from '../helpers/txs.js';
 
 /** A valid tx: `nullifier` makes it distinct. */
 const sampleTx = (nullifier: bigint) =>
-  simplePrivateTx({ feePayer: 0x1234n, anchorBlockHash: 7n, nullifier });
+  simplePrivateTx({ feePayer: 0x1234n, anchorBlockHeader: emptyBlockHeader(), nullifier });
 
 /** A TxService stand-in that records what reaches it and answers `verdict`. */
 function recorder(verdict: 'accept' | 'ignore') {
@@ -39,8 +41,18 @@ test('the tx topic handler decodes a tx when it is queued, hashes it meanwhile, 
 test('a tx message that does not decode is rejected without reaching the pool', async () => {
   const txs = recorder('accept');
   const handler = txGossipHandler(txs);
-  for (const garbage of ['not json', '{"data":{}}', '']) {
-    const prepared = handler.prepare(new TextEncoder().encode(garbage));
+  const built = sampleTx(0x10_0002n);
+  const valid = encodeTxMessage(built.tx, built.hash);
+  const garbage = [
+    new TextEncoder().encode('not a tx'),
+    // The earlier gossip form (JSON) is not the binary form.
+    new TextEncoder().encode('{"data":{}}'),
+    new Uint8Array(0),
+    valid.subarray(0, valid.length - 1),
+    Uint8Array.from([...valid, 0]),
+  ];
+  for (const bytes of garbage) {
+    const prepared = handler.prepare(bytes);
     assert.equal(await handler.handle(prepared, 'peer'), 'reject');
   }
   assert.equal(txs.calls.length, 0);

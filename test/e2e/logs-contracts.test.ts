@@ -19,6 +19,7 @@ import {
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { CONTRACT_INSTANCE_UPDATED_MAGIC_VALUE } from '../../src/core/contracts.js';
 import { toHex32 } from '../../src/core/field.js';
+import { txView } from '../../src/core/tx-view.js';
 import { type CairnProcess, runCairn, startCairn } from '../helpers/process.js';
 import { call, result } from '../helpers/rpc.js';
 
@@ -189,8 +190,8 @@ describe('logs and contracts on a real node', () => {
     const blockAHash = (await pub('svc_getBlock', [blockA])).hash;
     assert.equal((await only({ tags: [hex(T1)], referenceBlock: blockAHash })).length, 15);
     const withEffects = await only({ tags: [hex(T2)], includeEffects: true });
-    assert.deepEqual(withEffects[0].noteHashes, txA.tx.data.revertible.noteHashes.map(hex));
-    assert.deepEqual(withEffects[0].nullifiers, txA.tx.data.nonRevertible.nullifiers.map(hex));
+    assert.deepEqual(withEffects[0].noteHashes, txView(txA.tx).nonRevertible.noteHashes.map(hex));
+    assert.deepEqual(withEffects[0].nullifiers, txView(txA.tx).nonRevertible.nullifiers.map(hex));
 
     const both = await call(node.publicUrl, 'svc_getPrivateLogsByTags', [
       { tags: [hex(T1)], txHash: txB.hash, fromBlock: 1 },

@@ -212,6 +212,7 @@ describe('a three-node network on loopback', () => {
     const clientC = new NodeClient(nodeC.publicUrl);
     const first = await prepareTx(clientC, { feePayer: payer!.address, protocolNullifier: randomFr() });
     const { constants, expirationTimestamp } = first.tx.data;
+    const { txContext } = constants;
     const wires = [first.wire];
     // Ten fee payers: one account's balance covers only so many pending txs.
     const payers = devAccounts(10);
@@ -219,11 +220,11 @@ describe('a three-node network on loopback', () => {
       const { tx } = buildTx({
         feePayer: payers[wires.length % payers.length]!.address,
         protocolNullifier: randomFr(),
-        anchorBlockHash: constants.anchorBlockHash,
-        chainId: constants.chainId,
-        version: constants.version,
+        anchorBlockHeader: constants.anchorBlockHeader,
+        chainId: Number(txContext.chainId),
+        version: Number(txContext.version),
         expirationTimestamp,
-        maxFeesPerGas: constants.gasSettings.maxFeesPerGas,
+        maxFeesPerGas: txContext.gasSettings.maxFeesPerGas,
       });
       wires.push(toWire(tx));
     }

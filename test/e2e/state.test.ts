@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { devAccounts, NodeClient, prepareTx, randomFr } from '../../src/client/index.js';
 import { toHex32 } from '../../src/core/field.js';
+import { txView } from '../../src/core/tx-view.js';
 import { feeJuiceBalanceSlot } from '../../src/execution/protocol-contracts.js';
 import { mapStorageSlot } from '../../src/execution/public-storage.js';
 import { TreeId } from '../../src/world-state/types.js';
@@ -35,7 +36,7 @@ describe('state queries on a real node', () => {
       noteHashes: A.notes,
       nullifiers: A.nullifiers,
     });
-    aFirst = a.tx.data.nonRevertible.nullifiers[0]!;
+    aFirst = txView(a.tx).nonRevertible.nullifiers[0]!;
     await pub('svc_sendTx', [a.wire]);
     await dev('svcDev_advanceToSlot', [2]); // block 2: tx A
     const b = await prepareTx(client, {
@@ -43,7 +44,7 @@ describe('state queries on a real node', () => {
       noteHashes: B.notes,
       nullifiers: B.nullifiers,
     });
-    bFirst = b.tx.data.nonRevertible.nullifiers[0]!;
+    bFirst = txView(b.tx).nonRevertible.nullifiers[0]!;
     await pub('svc_sendTx', [b.wire]);
     await dev('svcDev_advanceToSlot', [3]); // block 3: tx B
     assert.equal(await pub('svc_getBlockNumber'), 3);

@@ -159,8 +159,8 @@ describe('transactions on a real node', () => {
 
     // Several failures at once are all reported.
     const bad = structuredClone(poor.wire) as any;
-    bad.data.constants.chainId = 1;
-    bad.proof = '0x';
+    bad.data.constants.txContext.chainId = '0x1';
+    bad.chonkProof = '0x';
     const many = (await pub('svc_isValidTx', [bad])) as any;
     assert.equal(many.result, 'invalid');
     for (const reason of [

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { ensureArtifacts, publicDispatchBytecode } from '../../src/artifacts/npm-artifacts.js';
 import { RevertCode } from '../../src/core/block.js';
-import { emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
+import { emptyBlockHeader, emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
 import { buildTx } from '../../src/core/tx-builder.js';
 import type { PublicContracts } from '../../src/execution/avm-calls.js';
@@ -77,7 +77,7 @@ describe('executeTx: public calls to published contracts run on the AVM', {
     const send = (over: Parameters<typeof buildTx>[0] extends infer S ? Partial<S> : never) => {
       const { tx, hash } = buildTx({
         feePayer: payer!.address,
-        anchorBlockHash: 0n,
+        anchorBlockHeader: emptyBlockHeader(),
         chainId: Number(globals.chainId),
         version: Number(globals.version),
         expirationTimestamp: 2n ** 40n,
@@ -104,7 +104,7 @@ describe('executeTx: public calls to published contracts run on the AVM', {
       const limit = Math.min(...steps.map((s) => s.call.l2GasLimit));
       const privateL2 = buildTx({
         feePayer: payer!.address,
-        anchorBlockHash: 0n,
+        anchorBlockHeader: emptyBlockHeader(),
         chainId: 1,
         version: 1,
         expirationTimestamp: 1n,

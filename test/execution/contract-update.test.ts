@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { poseidon2Hash as refHash } from '@zkpassport/poseidon2';
 import { RevertCode } from '../../src/core/block.js';
-import { emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
+import { emptyBlockHeader, emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
 import {
   CONTRACT_INSTANCE_UPDATED_MAGIC_VALUE,
   type ContractClassPublic,
@@ -98,7 +98,7 @@ const globals = (timestamp = T, feePerDaGas = 0n): GlobalVariables => ({
 
 const spec = (over: Partial<TxSpec> = {}): TxSpec => ({
   feePayer: alice,
-  anchorBlockHash: 1n,
+  anchorBlockHeader: emptyBlockHeader(),
   chainId: 31337,
   version: 1,
   expirationTimestamp: 2n ** 40n,
@@ -438,7 +438,7 @@ describe('update((Field)): gas', () => {
     const byDefault = buildTx(spec(update));
     const ok = executeTx(fork, byDefault.tx, byDefault.hash, globals());
     assert.equal(ok.effect.revertCode, RevertCode.OK);
-    const limits = byDefault.tx.data.constants.gasSettings.gasLimits;
+    const limits = byDefault.tx.data.constants.txContext.gasSettings.gasLimits;
     assert.ok(ok.gasUsed.totalGas.daGas <= limits.daGas && ok.gasUsed.totalGas.l2Gas <= limits.l2Gas);
     // Limits exactly at the gas used pass; one DA gas less reverts the app logic.
     const priv = byDefault.tx.data.gasUsed;

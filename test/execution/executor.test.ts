@@ -9,12 +9,18 @@ import { after, before, describe, test } from 'node:test';
 import { poseidon2Hash as refPoseidon2Hash } from '@zkpassport/poseidon2';
 import fc from 'fast-check';
 import { RevertCode } from '../../src/core/block.js';
-import { emptyGlobalVariables, type GasFees, type GlobalVariables } from '../../src/core/block-header.js';
+import {
+  emptyBlockHeader,
+  emptyGlobalVariables,
+  type GasFees,
+  type GlobalVariables,
+} from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
 import { functionSelector } from '../../src/core/hash/selector.js';
 import { l2ToL1MessageLeaf } from '../../src/core/out-hash.js';
-import { computePrivateGasUsed, type Tx } from '../../src/core/tx.js';
+import type { Tx } from '../../src/core/tx.js';
 import { buildTx, PUBLIC_CALL_GAS_ALLOWANCE, type TxSpec } from '../../src/core/tx-builder.js';
+import { computePrivateGasUsed, txView } from '../../src/core/tx-view.js';
 import { applyTxEffect } from '../../src/execution/block-builder.js';
 import {
   DEV_ACCOUNT_BALANCE,
@@ -98,7 +104,7 @@ const globals = (gasFees: GasFees = { feePerDaGas: 0n, feePerL2Gas: 7n }, feeRec
 
 const spec = (over: Partial<TxSpec> = {}): TxSpec => ({
   feePayer: alice,
-  anchorBlockHash: 1n,
+  anchorBlockHeader: emptyBlockHeader(),
   chainId: 31337,
   version: 1,
   expirationTimestamp: 2n ** 40n,
@@ -218,7 +224,8 @@ describe('executeTx: fees', () => {
       ],
     });
     const priv = r.tx.data.gasUsed;
-    assert.deepEqual(priv, computePrivateGasUsed(r.tx.data));
+    const view = txView(r.tx);
+    assert.deepEqual(priv, computePrivateGasUsed([view.nonRevertible, view.revertible], true));
     assert.equal(priv.l2Gas, 540_000 + 16_000);
     // Each call: 20000 L2 start-up, no writes.
     assert.deepEqual(r.gasUsed.publicGas, { daGas: 0, l2Gas: 40_000 });
@@ -346,7 +353,7 @@ describe('executeTx: reverts', () => {
   test('without a revert, both parts go into the effect', () => {
     const fork = ws.fork();
     const r = run(fork, { ...sideEffects(), publicCalls: [increaseCall(0x5150n, 1000n)] });
-    const d = r.tx.data;
+    const d = txView(r.tx);
     assert.equal(r.effect.revertCode, RevertCode.OK);
     assert.deepEqual(r.effect.noteHashes, [0xa1n, 0xb1n]);
     assert.deepEqual(r.effect.nullifiers, [...d.nonRevertible.nullifiers, ...d.revertible.nullifiers]);
@@ -363,7 +370,7 @@ describe('executeTx: reverts', () => {
       ...sideEffects(),
       publicCalls: [increaseCall(credited, 1000n), failingCall()],
     });
-    const d = r.tx.data;
+    const d = txView(r.tx);
     assert.equal(r.effect.revertCode, RevertCode.REVERTED);
     assert.match(
       r.revertReason!,
@@ -603,26 +610,33 @@ describe('executeTx: protocol contract calls and effect contents', () => {
   });
 
   test('contract class logs are carried into the effect with their fields and length', () => {
+    // A tx has at most one class log (MAX_CONTRACT_CLASS_LOGS_PER_TX), in either part.
     const fork = ws.fork();
-    const r = run(fork, {
-      nonRevertible: { contractClassLogs: [{ contractAddress: 3n, fields: [1n, 2n] }] },
-      contractClassLogs: [{ contractAddress: 2n, fields: [7n, 8n, 9n] }],
-    });
     const padded = (fields: Fr[]) => [...fields, ...new Array(3023 - fields.length).fill(0n)];
-    assert.deepEqual(r.effect.contractClassLogs, [
-      { contractAddress: 3n, fields: { fields: padded([1n, 2n]) }, emittedLength: 2 },
-      { contractAddress: 2n, fields: { fields: padded([7n, 8n, 9n]) }, emittedLength: 3 },
-    ]);
-    // On a revert only the non-revertible one is kept.
-    const rev = run(fork, {
+    const nonRevertibleLog = { contractAddress: 3n, fields: { fields: padded([1n, 2n]) }, emittedLength: 2 };
+    const revertibleLog = { contractAddress: 2n, fields: { fields: padded([7n, 8n, 9n]) }, emittedLength: 3 };
+    const priv = run(fork, { contractClassLogs: [{ contractAddress: 2n, fields: [7n, 8n, 9n] }] });
+    assert.deepEqual(priv.effect.contractClassLogs, [revertibleLog]);
+    const ok = run(fork, {
+      contractClassLogs: [{ contractAddress: 2n, fields: [7n, 8n, 9n] }],
+      publicCalls: [increaseCall(0x5159n, 1n)],
+    });
+    assert.equal(ok.effect.revertCode, RevertCode.OK);
+    assert.deepEqual(ok.effect.contractClassLogs, [revertibleLog]);
+    // On a revert only a non-revertible one is kept.
+    const kept = run(fork, {
       nonRevertible: { contractClassLogs: [{ contractAddress: 3n, fields: [1n, 2n] }] },
+      publicCalls: [failingCall()],
+    });
+    assert.equal(kept.effect.revertCode, RevertCode.REVERTED);
+    assert.deepEqual(kept.effect.contractClassLogs, [nonRevertibleLog]);
+    const dropped = run(fork, {
       contractClassLogs: [{ contractAddress: 2n, fields: [7n, 8n, 9n] }],
       publicCalls: [failingCall()],
     });
-    assert.deepEqual(rev.effect.contractClassLogs, [
-      { contractAddress: 3n, fields: { fields: padded([1n, 2n]) }, emittedLength: 2 },
-    ]);
-    assert.deepEqual(rev.effect.publicLogs, []);
+    assert.equal(dropped.effect.revertCode, RevertCode.REVERTED);
+    assert.deepEqual(dropped.effect.contractClassLogs, []);
+    assert.deepEqual(dropped.effect.publicLogs, []);
   });
 
   test('executeTx only reads the world state', () => {

@@ -10,8 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { genesisBlockOf } from '../../src/archiver/genesis.js';
 import { L1_TO_L2_MESSAGES_PER_CHECKPOINT, RevertCode } from '../../src/core/block.js';
-import { emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
+import { type BlockHeader, emptyGlobalVariables, type GlobalVariables } from '../../src/core/block-header.js';
 import {
   type AllowedElement,
   DEFAULT_SETUP_ALLOW_LIST,
@@ -97,7 +98,7 @@ const EMPTY_INDEX = 7n;
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-fee-juice-claim-'));
 let ws: WorldState;
-let anchor: Fr;
+let anchor: BlockHeader;
 let nullifierSeed = 0x10_000n;
 const fresh = () => nullifierSeed++;
 
@@ -107,7 +108,7 @@ before(async () => {
     genesisPublicData: devAccountsGenesisData(devAccounts(1)),
     genesisBlockHash: genesisBlockHashOf,
   });
-  anchor = ws.at(0).getLeafValue(TreeId.ARCHIVE, 0)!;
+  anchor = genesisBlockOf(ws).header;
   // Block 1, the first of checkpoint 1, inserts the deposits (indexes 0..1023).
   const messages = new Array<Fr>(L1_TO_L2_MESSAGES_PER_CHECKPOINT).fill(0n);
   for (const d of [D1, D2, D3, D4]) messages[Number(d.leafIndex)] = depositLeaf(d);
@@ -147,7 +148,7 @@ const globals = (over: Partial<GlobalVariables> = {}): GlobalVariables => ({
 
 const spec = (over: Partial<TxSpec> = {}): TxSpec => ({
   feePayer: alice,
-  anchorBlockHash: anchor,
+  anchorBlockHeader: anchor,
   chainId: Number(CHAIN_ID),
   version: Number(VERSION),
   expirationTimestamp: 2n ** 40n,
@@ -510,7 +511,7 @@ describe('TxValidator: a setup claim for the fee payer', () => {
     const { tx, hash } = buildTx(
       spec({ feePayer: payer, gasLimits: GAS_LIMITS, maxFeesPerGas: MAX_FEES, publicCalls: calls }),
     );
-    assert.equal(txFeeLimit(tx.data.constants.gasSettings), FEE_LIMIT);
+    assert.equal(txFeeLimit(tx.data.constants.txContext.gasSettings), FEE_LIMIT);
     const { hash: computed, ...result } = validator.validate(tx, hash, ctx());
     assert.equal(computed, hash);
     return result;

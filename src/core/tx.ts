@@ -7,17 +7,25 @@ import type { GasFees } from './block-header.js';
 import type { Fr } from './field.js';
 import { poseidon2Hash, poseidon2HashWithSeparator } from './hash/poseidon2.js';
 
+export type { Gas, GasSettings } from './kernel/public-inputs.js';
 export type { GasFees };
 
-// Per-tx maxima and gas constants (docs/transactions.md, "Format").
-export const MAX_NOTE_HASHES_PER_TX = 64;
-export const MAX_NULLIFIERS_PER_TX = 64;
-export const MAX_L2_TO_L1_MSGS_PER_TX = 8;
-export const MAX_PRIVATE_LOGS_PER_TX = 64;
-export const MAX_CONTRACT_CLASS_LOGS_PER_TX = 1;
-export const MAX_ENQUEUED_CALLS_PER_TX = 32;
-/** The most calldata fields all of a tx's public calls may carry together. */
-export const MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS = 16_000;
+import type { Gas, GasSettings } from './kernel/public-inputs.js';
+
+// The kernel's per-tx capacities, named where the node's code looks for them.
+export {
+  MAX_CONTRACT_CLASS_LOGS_PER_TX,
+  MAX_ENQUEUED_CALLS_PER_TX,
+  MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS,
+  MAX_L2_TO_L1_MSGS_PER_TX,
+  MAX_NOTE_HASHES_PER_TX,
+  MAX_NULLIFIERS_PER_TX,
+  MAX_PRIVATE_LOGS_PER_TX,
+  PRIVATE_TX_HASH_SEPARATOR,
+  PUBLIC_TX_HASH_SEPARATOR,
+} from './kernel/constants.js';
+
+// Gas constants (docs/transactions.md).
 export const MAX_TX_LIFETIME = 86_400n;
 /** A serialized tx may be at most this many bytes (512 KiB). */
 export const MAX_TX_SIZE_BYTES = 512 * 1024;
@@ -38,20 +46,6 @@ export const MAX_PROCESSABLE_L2_GAS = 6_540_000;
 
 // Domain separators (reference constants).
 export const PUBLIC_CALLDATA_SEPARATOR = 2_760_353_947;
-export const PRIVATE_TX_HASH_SEPARATOR = 1_971_680_439;
-export const PUBLIC_TX_HASH_SEPARATOR = 1_630_108_851;
-
-export interface Gas {
-  daGas: number;
-  l2Gas: number;
-}
-
-export interface GasSettings {
-  gasLimits: Gas;
-  teardownGasLimits: Gas;
-  maxFeesPerGas: GasFees;
-  maxPriorityFeesPerGas: GasFees;
-}
 
 /**
  * A tx as the node holds it: the reference's model (src/core/kernel/): the private kernel tail's

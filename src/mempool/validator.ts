@@ -1,6 +1,8 @@
 // Tx validation (docs/transactions.md, "Validation"): the checks run for isValidTx and sendTx, in
 // the reference's order and with its reason texts. Every check runs and every failure is
 // reported, so a client sees all that is wrong at once.
+
+import { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS } from '../core/block.js';
 import type { GasFees } from '../core/block-header.js';
 import {
   type AllowedElement,
@@ -101,6 +103,7 @@ export const TX_ERROR = {
   CLASS_LOG_COUNT: 'Mismatched number of contract class logs',
   CLASS_LOG_LENGTH: 'Incorrect contract class logs length',
   CLASS_LOG: 'Mismatched contract class logs',
+  PRIVATE_LOG_LENGTH: 'Private log emitted length above the log size',
   CHAIN_ID: 'Incorrect L1 chain id',
   VERSION: 'Incorrect rollup version',
   VK_TREE_ROOT: 'Incorrect verification keys tree root',
@@ -157,6 +160,9 @@ function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: strin
     const total = count(view.nonRevertible) + count(view.revertible);
     if (total > max) reasons.push(`Too many ${what} in tx: ${total}, at most ${max}`);
   }
+  const logs = [...view.nonRevertible.privateLogs, ...view.revertible.privateLogs];
+  if (logs.some((l) => l.emittedLength > PRIVATE_LOG_SIZE_IN_FIELDS))
+    reasons.push(TX_ERROR.PRIVATE_LOG_LENGTH);
   const calls = publicCallsOf(tx);
   if (tx.publicFunctionCalldata.length !== calls.length) {
     reasons.push(TX_ERROR.CALLDATA_COUNT);
@@ -179,7 +185,8 @@ function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: strin
   } else {
     logHashes.forEach((h, i) => {
       const fields = tx.contractClassLogFields[i]!.fields;
-      if (fields.slice(h.length).some((f) => f !== 0n)) reasons.push(TX_ERROR.CLASS_LOG_LENGTH);
+      if (h.length > CONTRACT_CLASS_LOG_SIZE_IN_FIELDS || fields.slice(h.length).some((f) => f !== 0n))
+        reasons.push(TX_ERROR.CLASS_LOG_LENGTH);
       else if (contractClassLogHash(fields) !== h.hash) reasons.push(TX_ERROR.CLASS_LOG);
     });
   }

@@ -4,22 +4,19 @@
 // (fields 32 bytes, u32 4, u64 8, u128 16, bool 1, EthAddress 20), spelled out in each codec.
 
 export { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS, PRIVATE_LOG_SIZE_IN_FIELDS } from '../block.js';
-// The protocol's per-tx capacities are those cairn's current tx model already uses: one
-// definition each (tx.ts, block.ts), named here with the kernel's own widths.
-export {
-  MAX_CONTRACT_CLASS_LOGS_PER_TX,
-  MAX_ENQUEUED_CALLS_PER_TX,
-  MAX_L2_TO_L1_MSGS_PER_TX,
-  MAX_NOTE_HASHES_PER_TX,
-  MAX_NULLIFIERS_PER_TX,
-  MAX_PRIVATE_LOGS_PER_TX,
-  PRIVATE_TX_HASH_SEPARATOR,
-  PUBLIC_TX_HASH_SEPARATOR,
-} from '../tx.js';
+// The protocol's per-tx capacities (both parts of a tx together; each part has this many slots).
+export const MAX_NOTE_HASHES_PER_TX = 64;
+export const MAX_NULLIFIERS_PER_TX = 64;
+export const MAX_L2_TO_L1_MSGS_PER_TX = 8;
+export const MAX_PRIVATE_LOGS_PER_TX = 64;
+export const MAX_CONTRACT_CLASS_LOGS_PER_TX = 1;
+export const MAX_ENQUEUED_CALLS_PER_TX = 32;
+/** The most calldata fields all of a tx's public calls may carry together. */
+export const MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS = 16_000;
 
-import { MAX_CONTRACT_CLASS_LOGS_PER_TX, MAX_ENQUEUED_CALLS_PER_TX } from '../tx.js';
-
-export { MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS } from '../tx.js';
+// Domain separators of the tx hash, by variant.
+export const PRIVATE_TX_HASH_SEPARATOR = 1_971_680_439;
+export const PUBLIC_TX_HASH_SEPARATOR = 1_630_108_851;
 
 // The protocol's own roots in 4.1.2: the tree of its circuits' verification keys and the hash of
 // its protocol contracts. A tx built for another release names others and is refused.

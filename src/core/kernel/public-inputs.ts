@@ -7,7 +7,6 @@
 
 import { type BlockHeader, emptyBlockHeader, emptyGasFees, type GasFees } from '../block-header.js';
 import type { Fr } from '../field.js';
-import type { Gas, GasSettings } from '../tx.js';
 import {
   emptyPublicAccumulatedData,
   emptyPublicCallRequest,
@@ -17,7 +16,20 @@ import {
   type PublicCallRequest,
 } from './side-effects.js';
 
-export type { Gas, GasFees, GasSettings };
+export type { GasFees };
+
+export interface Gas {
+  daGas: number;
+  l2Gas: number;
+}
+
+export interface GasSettings {
+  gasLimits: Gas;
+  /** Part of gasLimits, set aside for the teardown call. */
+  teardownGasLimits: Gas;
+  maxFeesPerGas: GasFees;
+  maxPriorityFeesPerGas: GasFees;
+}
 
 export interface TxContext {
   chainId: Fr;

@@ -46,7 +46,7 @@ describe('the simulation output on the wire', () => {
     nullifier += 1n;
     const { tx, hash } = simplePrivateTx({
       feePayer: payer!.address,
-      anchorBlockHash: fixture.chain.getBlock(0)!.hash,
+      anchorBlockHeader: fixture.chain.getBlock(0)!.header,
       nullifier,
     });
     return fromTx(tx, hash);

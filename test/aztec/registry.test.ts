@@ -1,16 +1,29 @@
 // The reference API's registry over small fakes of its ports: exactly the 55 methods of 4.1.2's
 // AztecNodeApiSchema, each handler asking the query components what cairn's own API asks and
-// answering in the reference's shape; the Tx methods refuse with a message that says why.
+// answering in the reference's shape; the Tx methods carry the reference's Tx JSON to and from the
+// tx service.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { AZTEC_NODE_API_METHODS, type AztecApiNode, buildAztecRegistry } from '../../src/aztec/index.js';
+import { emptyBlockHeader } from '../../src/core/block-header.js';
+import { encodeTxJson } from '../../src/core/kernel/tx-json.js';
+import type { Tx } from '../../src/core/tx.js';
 import { REFERENCE_CONVENTIONS } from '../../src/rpc/conventions.js';
 import { Dispatcher } from '../../src/rpc/dispatch.js';
 import { silentLogger } from '../helpers/rpc.js';
+import { simplePrivateTx } from '../helpers/txs.js';
 
 const TX = 0x1234n;
 const BLOCK_HASH = 0xabcdn;
 const asked: unknown[] = [];
+/** The tx the fake pool holds. */
+const BUILT = simplePrivateTx({
+  feePayer: 0x1234n,
+  anchorBlockHeader: emptyBlockHeader(),
+  nullifier: 0x4000n,
+});
+/** What reached the fake tx service. */
+const sent: { method: string; tx: Tx; claimed: bigint | undefined; options?: unknown }[] = [];
 
 function fakeNode(): AztecApiNode {
   const unused = () => {
@@ -79,6 +92,17 @@ function fakeNode(): AztecApiNode {
       pendingCount: 0,
       currentMinFees: unused,
       maxPriorityFees: unused,
+      sendTx: async (tx, claimed) => {
+        sent.push({ method: 'sendTx', tx, claimed });
+        return BUILT.hash;
+      },
+      isValidTx: async (tx, claimed, options) => {
+        sent.push({ method: 'isValidTx', tx, claimed, options });
+        return { result: 'valid' };
+      },
+      simulatePublicCalls: unused,
+      getPendingTx: (h) => (h === BUILT.hash ? BUILT.tx : undefined),
+      getPendingTxs: () => [{ tx: BUILT.tx, hash: BUILT.hash }] as never,
     },
     info: {
       getNodeInfo: unused,
@@ -178,21 +202,46 @@ describe('the reference API registry', () => {
     });
   });
 
-  test("the methods that carry the reference's Tx refuse, saying so and where to send txs", async () => {
-    for (const [method, params] of [
-      ['node_sendTx', [{}]],
-      ['node_isValidTx', [{}]],
-      ['node_simulatePublicCalls', [{}]],
-      ['node_getTxByHash', [hex(TX)]],
-      ['node_getTxsByHash', [[hex(TX)]]],
-      ['node_getPendingTxs', []],
-    ] as const) {
-      const reply = await rpc(method, [...params]);
-      assert.equal(reply.error?.code, -32702, method);
-      assert.match(
-        reply.error?.message ?? '',
-        /reference's Tx format .* not supported at \/aztec yet; send txs with svc_sendTx/,
-      );
+  test("the Tx methods take and give the reference's Tx JSON, the same tx the tx service holds", async () => {
+    const json = JSON.parse(JSON.stringify(encodeTxJson({ txHash: BUILT.hash, ...BUILT.tx })));
+    sent.length = 0;
+    // No result member: the reference's server leaves out a void result.
+    assert.deepEqual(await rpc('node_sendTx', [json]), { jsonrpc: '2.0', id: 1 });
+    assert.deepEqual(await rpc('node_isValidTx', [json, { isSimulation: true }]), {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { result: 'valid' },
+    });
+    // The hash claimed beside the tx is passed on; without one, none is claimed.
+    const { txHash: _, ...unclaimed } = json;
+    await rpc('node_sendTx', [unclaimed]);
+    assert.deepEqual(sent, [
+      { method: 'sendTx', tx: BUILT.tx, claimed: BUILT.hash },
+      { method: 'isValidTx', tx: BUILT.tx, claimed: BUILT.hash, options: { isSimulation: true } },
+      { method: 'sendTx', tx: BUILT.tx, claimed: undefined },
+    ]);
+    // What the pool holds comes back in the same form, with its hash.
+    assert.deepEqual((await rpc('node_getTxByHash', [hex(BUILT.hash)])).result, json);
+    assert.equal((await rpc('node_getTxByHash', [hex(0x77n)])).result, undefined);
+    assert.deepEqual((await rpc('node_getTxsByHash', [[hex(0x77n), hex(BUILT.hash)]])).result, [json]);
+    assert.deepEqual((await rpc('node_getPendingTxs', [])).result, [json]);
+  });
+
+  test('a Tx that does not decode is refused as invalid input naming what is wrong, before the service', async () => {
+    const json = JSON.parse(JSON.stringify(encodeTxJson({ txHash: BUILT.hash, ...BUILT.tx })));
+    sent.length = 0;
+    const cases: [unknown, RegExp][] = [
+      [{}, /expected string, received undefined \(tx\.data\)/],
+      [{ ...json, data: json.data.slice(0, 40) }, /anchorBlockHeader\.lastArchive\.root needs 32 bytes/],
+      [{ ...json, chonkProof: Buffer.alloc(8).toString('base64') }, /chonkProof\.length is 0, not 1935/],
+    ];
+    for (const [bad, what] of cases) {
+      for (const method of ['node_sendTx', 'node_isValidTx', 'node_simulatePublicCalls']) {
+        const reply = await rpc(method, [bad]);
+        assert.equal(reply.error?.code, -32701, method);
+        assert.match(reply.error?.message ?? '', what, method);
+      }
     }
+    assert.deepEqual(sent, []);
   });
 });

@@ -3,6 +3,7 @@
 // fails every admission of the turn and leaves none in the pool.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { allNullifiers } from '../../src/core/tx-view.js';
 import { AdmissionQueue } from '../../src/mempool/admission-queue.js';
 import { TxPool, type TxPoolOptions } from '../../src/mempool/tx-pool.js';
 import type { StoreEnvironment } from '../../src/store/environment.js';
@@ -36,7 +37,7 @@ describe('AdmissionQueue', () => {
     const queue = new AdmissionQueue(pool);
     const a = freshTx(5n);
     const b = freshTx(6n);
-    const rival = makeTx([a.tx.data.nonRevertible.nullifiers[0]!], 1n);
+    const rival = makeTx([allNullifiers(a.tx)[0]!], 1n);
     const before = commits();
     const results = Promise.all([
       queue.add(a.tx, a.hash, a.size),

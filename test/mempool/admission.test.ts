@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import type { IndexedTxEffect } from '../../src/archiver/types.js';
 import { NodeError } from '../../src/core/errors.js';
 import { type Fr, toHex32 } from '../../src/core/field.js';
-import { computeTxHash } from '../../src/core/tx.js';
+import { computeTxHash } from '../../src/core/kernel/tx-hash.js';
 import { TxAdmission } from '../../src/mempool/admission.js';
 import { TxPool, type TxPoolOptions } from '../../src/mempool/tx-pool.js';
 import type { ValidationContext } from '../../src/mempool/validator.js';

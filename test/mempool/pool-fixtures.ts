@@ -5,8 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
+import { emptyBlockHeader } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
-import { computeTxHash, emptyGas, emptySideEffects, type Tx, txSize } from '../../src/core/tx.js';
+import type { Tx } from '../../src/core/tx.js';
+import { buildTx } from '../../src/core/tx-builder.js';
+import { txSize } from '../../src/core/tx-view.js';
 import type { AddResult, TxPool } from '../../src/mempool/tx-pool.js';
 import { openEnvironment, type StoreEnvironment } from '../../src/store/environment.js';
 
@@ -16,48 +19,47 @@ export interface MadeTx {
   size: number;
 }
 
+/** The contract a fixture tx calls: every fixture tx has one app-logic public call, to it. */
+const CALLED = 0x5678n;
+
 /**
- * A minimal tx of the valid shape. The first nullifier is non-revertible, the rest revertible.
- * `fee` is the priority fee, split between DA and L2 gas; `proofBytes` pads the size.
+ * A minimal tx (built by the tx builder, so of the reference's kernel model, with its real hash)
+ * that the pool can hold; it is not meant to pass validation (its anchor is an empty header). The
+ * first nullifier is the protocol nullifier (non-revertible), the rest are revertible. `fee` is the
+ * priority fee, split between DA and L2 gas. Every fixture tx makes one public call, so all have
+ * the same layout (the kernel's output for public): `extraBytes` pads the size by that call's
+ * calldata, in 32-byte fields (rounded up), so a tx is exactly `ceil(extraBytes / 32) * 32` bytes
+ * larger than one without.
  */
-export function makeTx(nullifiers: Fr[], fee: bigint, proofBytes = 0): MadeTx {
+export function makeTx(nullifiers: Fr[], fee: bigint, extraBytes = 0): MadeTx {
   const [first, ...rest] = nullifiers;
   assert.ok(first !== undefined, 'a tx needs a nullifier');
   const da = fee / 3n;
-  const tx: Tx = {
-    data: {
-      constants: {
-        anchorBlockHash: 7n,
-        chainId: 31337,
-        version: 1,
-        gasSettings: {
-          gasLimits: { daGas: 100_000, l2Gas: 1_000_000 },
-          teardownGasLimits: emptyGas(),
-          maxFeesPerGas: { feePerDaGas: 10n ** 30n, feePerL2Gas: 10n ** 30n },
-          maxPriorityFeesPerGas: { feePerDaGas: da, feePerL2Gas: fee - da },
-        },
-      },
-      feePayer: 0x1234n,
-      expirationTimestamp: 1_700_000_000n,
-      gasUsed: { daGas: 1_000, l2Gas: 500_000 },
-      nonRevertible: { ...emptySideEffects(), nullifiers: [first] },
-      revertible: { ...emptySideEffects(), nullifiers: rest },
-      publicTeardownCallRequest: null,
-    },
-    proof: new Uint8Array(proofBytes).fill(0xab),
-    contractClassLogFields: [],
-    publicFunctionCalldata: [],
-  };
-  return { tx, hash: computeTxHash(tx.data), size: txSize(tx) };
+  const { tx, hash } = buildTx({
+    feePayer: 0x1234n,
+    anchorBlockHeader: emptyBlockHeader(),
+    chainId: 31337,
+    version: 1,
+    expirationTimestamp: 1_700_000_000n,
+    gasLimits: { daGas: 100_000, l2Gas: 1_000_000 },
+    maxFeesPerGas: { feePerDaGas: 10n ** 30n, feePerL2Gas: 10n ** 30n },
+    maxPriorityFeesPerGas: { feePerDaGas: da, feePerL2Gas: fee - da },
+    protocolNullifier: first,
+    nullifiers: rest,
+    publicCalls: [
+      { contractAddress: CALLED, selector: 1, args: new Array(Math.ceil(extraBytes / 32)).fill(7n) },
+    ],
+  });
+  return { tx, hash, size: txSize(tx) };
 }
 
 /**
  * A maker of txs with fresh nullifiers (two each, counting up from `firstNullifier`, never shared
  * with another tx of the maker) and the given priority fee.
  */
-export function freshTxMaker(firstNullifier: bigint): (fee: bigint, proofBytes?: number) => MadeTx {
+export function freshTxMaker(firstNullifier: bigint): (fee: bigint, extraBytes?: number) => MadeTx {
   let nextNullifier = firstNullifier;
-  return (fee, proofBytes = 0) => makeTx([nextNullifier++, nextNullifier++], fee, proofBytes);
+  return (fee, extraBytes = 0) => makeTx([nextNullifier++, nextNullifier++], fee, extraBytes);
 }
 
 export const add = (pool: TxPool, t: MadeTx): AddResult => pool.add(t.tx, t.hash, t.size);

@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import type { ChainTips } from '../../src/archiver/types.js';
 import type { L2Block } from '../../src/core/block.js';
 import type { Fr } from '../../src/core/field.js';
+import { txView } from '../../src/core/tx-view.js';
 import { PoolSettling } from '../../src/mempool/pool-settling.js';
 import { TxPool } from '../../src/mempool/tx-pool.js';
 import { type LeafLocation, TreeId, type WorldStateReader } from '../../src/world-state/types.js';
@@ -25,7 +26,7 @@ const block = (number: number, txs: { hash: Fr; nullifiers: Fr[] }[], salt = 0n)
     body: { txEffects: txs.map((t) => ({ txHash: t.hash, nullifiers: t.nullifiers })) },
   }) as unknown as L2Block;
 
-const effectOf = (t: MadeTx) => ({ hash: t.hash, nullifiers: [...t.tx.data.nonRevertible.nullifiers] });
+const effectOf = (t: MadeTx) => ({ hash: t.hash, nullifiers: [...txView(t.tx).nonRevertible.nullifiers] });
 
 function setup() {
   const pool = TxPool.open(stores.open(), {

@@ -59,7 +59,7 @@ describe('simulatePublicCalls with public storage overrides', () => {
 
   const txFrom = (feePayer: Fr) => {
     nullifier += 1n;
-    return simplePrivateTx({ feePayer, anchorBlockHash: chain.getBlock(0)!.hash, nullifier }).tx;
+    return simplePrivateTx({ feePayer, anchorBlockHeader: chain.getBlock(0)!.header, nullifier }).tx;
   };
 
   /** The balance the simulated tx leaves its payer with: the fee payment's public data write. */

@@ -2,6 +2,7 @@
 // lowest pending txs in pool order, durably; raising it evicts nothing; later adds use the new cap.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { allNullifiers } from '../../src/core/tx-view.js';
 import { TxPool, type TxPoolOptions } from '../../src/mempool/tx-pool.js';
 import type { StoreEnvironment } from '../../src/store/environment.js';
 import { add, addOk, freshTxMaker, hashes, type MadeTx, poolStores } from './pool-fixtures.js';
@@ -48,7 +49,7 @@ describe('TxPool.setMaxTxCount', () => {
       assert.equal(pool.get(t.hash), undefined);
     }
     // The evicted txs' nullifiers are free again.
-    assert.deepEqual(pool.conflictsOf([...b.tx.data.nonRevertible.nullifiers]), []);
+    assert.deepEqual(pool.conflictsOf(allNullifiers(b.tx)), []);
     // One more eviction takes the lowest of those left.
     assert.deepEqual(pool.setMaxTxCount(2), [a.hash]);
     assert.deepEqual(hashes(pool.pendingInOrder()), [e.hash, c.hash]);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Fr } from '../../src/core/field.js';
+import { txView } from '../../src/core/tx-view.js';
 import { type AddResult, TxPool, type TxPoolOptions } from '../../src/mempool/tx-pool.js';
 import type { StoreEnvironment } from '../../src/store/environment.js';
 import { add, addOk, freshTxMaker, hashes, type MadeTx, makeTx, poolStores } from './pool-fixtures.js';
@@ -34,8 +35,8 @@ describe('TxPool ordering', () => {
     assert.equal(entry.priorityFee, 5n);
     assert.equal(entry.size, c.size);
     assert.deepEqual(entry.nullifiers, [
-      ...c.tx.data.nonRevertible.nullifiers,
-      ...c.tx.data.revertible.nullifiers,
+      ...txView(c.tx).nonRevertible.nullifiers,
+      ...txView(c.tx).revertible.nullifiers,
     ]);
     assert.equal(entry.blockNumber, undefined);
     await env.close();
@@ -513,10 +514,13 @@ type Op =
   | { op: 'unmine'; txs: number[] }
   | { op: 'remove'; txs: number[] };
 
+/** The size of a fixture tx without padding: the byte caps below are in units of it. */
+const BASE_SIZE = makeTx([1n], 0n).size;
+
 const candidateArb = fc.record({
   fee: fc.bigInt({ min: 0n, max: 6n }),
   nullifiers: fc.uniqueArray(fc.bigInt({ min: 1n, max: 10n }), { minLength: 1, maxLength: 3 }),
-  proofBytes: fc.integer({ min: 0, max: 300 }),
+  extraBytes: fc.integer({ min: 0, max: 300 }),
   salt: fc.bigInt({ min: 1000n, max: 10n ** 40n }),
 });
 
@@ -552,7 +556,8 @@ const scenarioArb = fc.array(candidateArb, { minLength: 2, maxLength: 12 }).chai
     candidates: fc.constant(candidates),
     ops: fc.array(opArb(candidates.length), { minLength: 1, maxLength: 40 }),
     maxTxCount: fc.integer({ min: 1, max: 6 }),
-    maxBytes: fc.integer({ min: 500, max: 3_000 }),
+    // Room for one to about six txs.
+    maxBytes: fc.integer({ min: BASE_SIZE, max: 6 * BASE_SIZE + 300 }),
   }),
 );
 
@@ -569,7 +574,7 @@ describe('TxPool property', () => {
         const made = candidates.map((c) => {
           // The salt as an extra nullifier makes every candidate a distinct tx.
           const nullifiers = [...c.nullifiers, c.salt];
-          return { ...makeTx(nullifiers, c.fee, c.proofBytes), fee: c.fee, nullifiers };
+          return { ...makeTx(nullifiers, c.fee, c.extraBytes), fee: c.fee, nullifiers };
         });
         const options = { maxTxCount, maxBytes };
         const name = stores.name('prop');

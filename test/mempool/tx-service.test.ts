@@ -49,7 +49,7 @@ describe('tx service: the pool follows the chain', () => {
   const makeTx = (nullifier: Fr, expirationTimestamp = 2n ** 40n, anchorBlock = 0) =>
     buildTx({
       feePayer: payer!.address,
-      anchorBlockHash: chain.getBlock(anchorBlock)!.hash,
+      anchorBlockHeader: chain.getBlock(anchorBlock)!.header,
       chainId: 31337,
       version: 1,
       expirationTimestamp,

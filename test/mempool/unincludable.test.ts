@@ -3,17 +3,27 @@
 // gone; each anchor looked up once.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { type BlockHeader, blockHeaderHash, emptyBlockHeader } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
 import type { PoolEntry } from '../../src/mempool/tx-pool.js';
 import { findUnincludable } from '../../src/mempool/unincludable.js';
 import { type LeafLocation, TreeId, type WorldStateReader } from '../../src/world-state/types.js';
 import { makeTx } from './pool-fixtures.js';
 
-/** A pending entry with these nullifiers, expiration and anchor block hash. */
-function entry(nullifiers: Fr[], expiration = 2_000n, anchor: Fr = 7n): PoolEntry {
+/** Two anchor blocks' headers, and their hashes (what the archive tree holds). */
+const header = (blockNumber: number): BlockHeader => {
+  const h = emptyBlockHeader();
+  h.globalVariables.blockNumber = blockNumber;
+  return h;
+};
+const [SEVEN, EIGHT] = [header(7), header(8)];
+const SEVEN_HASH = blockHeaderHash(SEVEN);
+
+/** A pending entry with these nullifiers, expiration and anchor block header. */
+function entry(nullifiers: Fr[], expiration = 2_000n, anchor: BlockHeader = SEVEN): PoolEntry {
   const t = makeTx(nullifiers, 1n);
   const data = { ...t.tx.data, expirationTimestamp: expiration };
-  data.constants = { ...data.constants, anchorBlockHash: anchor };
+  data.constants = { ...data.constants, anchorBlockHeader: anchor };
   return {
     hash: t.hash,
     tx: { ...t.tx, data },
@@ -45,7 +55,7 @@ describe('findUnincludable', () => {
   test('without the new nullifiers, each pending tx is looked up in the nullifier tree', () => {
     const spent = entry([0x10n, 0x11n]);
     const fresh = entry([0x20n]);
-    const s = state([0x11n], [7n]);
+    const s = state([0x11n], [SEVEN_HASH]);
     assert.deepEqual(findUnincludable([spent, fresh], s, 1_000n, undefined), [
       { hash: spent.hash, why: 'a nullifier of it is now in the chain' },
     ]);
@@ -55,7 +65,7 @@ describe('findUnincludable', () => {
   test('with the txs that spend new nullifiers, the nullifier tree is not read', () => {
     const spent = entry([0x30n]);
     const fresh = entry([0x31n]);
-    const s = state([0x31n], [7n]);
+    const s = state([0x31n], [SEVEN_HASH]);
     assert.deepEqual(findUnincludable([spent, fresh], s, 1_000n, new Set([spent.hash])), [
       { hash: spent.hash, why: 'a nullifier of it is now in the chain' },
     ]);
@@ -65,14 +75,14 @@ describe('findUnincludable', () => {
   test('a tx expiring before the next slot starts is expired; one expiring at its start is not', () => {
     const early = entry([0x40n], 999n);
     const atStart = entry([0x41n], 1_000n);
-    assert.deepEqual(findUnincludable([early, atStart], state([], [7n]), 1_000n, new Set()), [
+    assert.deepEqual(findUnincludable([early, atStart], state([], [SEVEN_HASH]), 1_000n, new Set()), [
       { hash: early.hash, why: 'expired' },
     ]);
   });
 
   test('a tx whose anchor block is gone leaves; each distinct anchor is looked up once', () => {
-    const txs = [entry([0x50n], 2_000n, 7n), entry([0x51n], 2_000n, 8n), entry([0x52n], 2_000n, 8n)];
-    const s = state([], [7n]);
+    const txs = [entry([0x50n], 2_000n, SEVEN), entry([0x51n], 2_000n, EIGHT), entry([0x52n], 2_000n, EIGHT)];
+    const s = state([], [SEVEN_HASH]);
     assert.deepEqual(
       findUnincludable(txs, s, 1_000n, new Set()),
       txs.slice(1).map((t) => ({ hash: t.hash, why: 'its anchor block is no longer in the chain' })),

@@ -6,18 +6,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { genesisBlockOf } from '../../src/archiver/genesis.js';
+import { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS } from '../../src/core/block.js';
+import { type BlockHeader, blockHeaderHash } from '../../src/core/block-header.js';
 import type { AllowedElement } from '../../src/core/constants.js';
 import type { Fr } from '../../src/core/field.js';
 import { functionSelector } from '../../src/core/hash/selector.js';
+import { PROTOCOL_CONTRACTS_HASH, VK_TREE_ROOT } from '../../src/core/kernel/constants.js';
 import {
   MAX_FR_CALLDATA_TO_ALL_ENQUEUED_CALLS,
   MAX_PROCESSABLE_L2_GAS,
   MAX_TX_SIZE_BYTES,
   type Tx,
   txFeeLimit,
-  txSize,
 } from '../../src/core/tx.js';
-import { buildTx, type TxSpec } from '../../src/core/tx-builder.js';
+import { buildTx, type PublicCallSpec, type TxSpec } from '../../src/core/tx-builder.js';
+import { emptyChonkProof, txSize } from '../../src/core/tx-view.js';
 import { devAccounts, devAccountsGenesisData } from '../../src/execution/dev-accounts.js';
 import { feeJuiceBalanceSlot } from '../../src/execution/protocol-contracts.js';
 import { readPublicData } from '../../src/execution/public-storage.js';
@@ -57,7 +61,10 @@ const FEE_JUICE_SETUP: AllowedElement = {
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-validator-test-'));
 let ws: WorldState;
-let anchor: Fr;
+/** The genesis block's header: the anchor of the txs below unless a test says otherwise. */
+let anchor: BlockHeader;
+/** A header of no block in the chain (the genesis header at another block number). */
+let unknownAnchor: BlockHeader;
 let nullifierSeed = 0x10_000n;
 /** A fresh nullifier, above the genesis prefill (keys 0..127). */
 const fresh = () => nullifierSeed++;
@@ -71,7 +78,8 @@ before(async () => {
     ],
     genesisBlockHash: genesisBlockHashOf,
   });
-  anchor = ws.at(0).getLeafValue(TreeId.ARCHIVE, 0)!;
+  anchor = genesisBlockOf(ws).header;
+  unknownAnchor = { ...anchor, globalVariables: { ...anchor.globalVariables, blockNumber: 1 } };
 });
 after(async () => {
   await ws.close();
@@ -93,7 +101,7 @@ const ctx = (over: Partial<ValidationContext> = {}): ValidationContext => ({
 
 const spec = (over: Partial<TxSpec> = {}): TxSpec => ({
   feePayer: funded,
-  anchorBlockHash: anchor,
+  anchorBlockHeader: anchor,
   chainId: 31337,
   version: 1,
   expirationTimestamp: 1_800_000_000n,
@@ -126,14 +134,36 @@ const setupCall = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/**
+ * App-logic calls (to Fee Juice, of selectors it does not have: only the size matters) whose
+ * calldata brings a tx of the base spec plus `logBytes` of class log fields to exactly `bytes`.
+ * Each call past the first adds its length, selector and hash (68 bytes), so the number of calls
+ * makes up the remainder modulo a field's 32 bytes and the first call's arguments the rest.
+ */
+function sizedCalls(bytes: number, logBytes = 0): PublicCallSpec[] {
+  const oneCall = txSize(build({ publicCalls: [{ contractAddress: FEE_JUICE, selector: 1 }] }).tx) + logBytes;
+  let calls = 1;
+  while ((bytes - oneCall - (calls - 1) * 68) % 32 !== 0) calls++;
+  const args = (bytes - oneCall - (calls - 1) * 68) / 32;
+  return Array.from({ length: calls }, (_, i) => ({
+    contractAddress: FEE_JUICE,
+    selector: i + 1,
+    args: i === 0 ? new Array<Fr>(args).fill(1n) : [],
+  }));
+}
+
 const valid = { result: 'valid' } as const;
 const invalid = (...reason: string[]) => ({ result: 'invalid' as const, reason });
 
 describe('TxValidator: the base case', () => {
-  test('the genesis state funds the dev accounts and the anchor is the genesis block hash', () => {
+  test('the genesis state funds the dev accounts and the anchor is the genesis block', () => {
     assert.ok(readPublicData(ws.at(0), feeJuiceBalanceSlot(funded)) > 0n);
     assert.equal(readPublicData(ws.at(0), feeJuiceBalanceSlot(UNFUNDED)), 0n);
-    assert.deepEqual(ws.at(0).findLeaf(TreeId.ARCHIVE, anchor), { index: 0, blockNumber: 0 });
+    assert.deepEqual(ws.at(0).findLeaf(TreeId.ARCHIVE, blockHeaderHash(anchor)), {
+      index: 0,
+      blockNumber: 0,
+    });
+    assert.equal(ws.at(0).findLeaf(TreeId.ARCHIVE, blockHeaderHash(unknownAnchor)), undefined);
   });
 
   test('a well-formed tx is valid and the computed hash is returned', () => {
@@ -154,14 +184,24 @@ describe('TxValidator: the base case', () => {
 
 describe('TxValidator: each reason on its own', () => {
   test(TX_ERROR.SIZE, () => {
-    const { tx } = build({ proof: new Uint8Array(MAX_TX_SIZE_BYTES) });
-    assert.ok(txSize(tx) > MAX_TX_SIZE_BYTES);
-    check(tx, invalid(TX_ERROR.SIZE));
-    // Just at the limit is fine.
-    const small = build().tx;
-    const fit = { ...small, proof: new Uint8Array(MAX_TX_SIZE_BYTES - (txSize(small) - small.proof.length)) };
+    // A tx is over 60 KB by its proof alone; calldata brings it to the limit.
+    assert.ok(txSize(build().tx) > 60_000);
+    const fit = build({ publicCalls: sizedCalls(MAX_TX_SIZE_BYTES) }).tx;
     assert.equal(txSize(fit), MAX_TX_SIZE_BYTES);
     check(fit, valid);
+    // One calldata field (32 bytes) more is over it.
+    const over = build({ publicCalls: sizedCalls(MAX_TX_SIZE_BYTES + 32) }).tx;
+    assert.equal(txSize(over), MAX_TX_SIZE_BYTES + 32);
+    check(over, invalid(TX_ERROR.SIZE));
+    // So is a tx with as large a class log as there can be and calldata past the limit.
+    const logged = build({
+      contractClassLogs: [
+        { contractAddress: 3n, fields: new Array(CONTRACT_CLASS_LOG_SIZE_IN_FIELDS).fill(1n) },
+      ],
+      publicCalls: sizedCalls(MAX_TX_SIZE_BYTES + 32, CONTRACT_CLASS_LOG_SIZE_IN_FIELDS * 32),
+    }).tx;
+    assert.equal(txSize(logged), MAX_TX_SIZE_BYTES + 32);
+    check(logged, invalid(TX_ERROR.SIZE));
   });
 
   test(TX_ERROR.INCORRECT_HASH, () => {
@@ -204,14 +244,16 @@ describe('TxValidator: each reason on its own', () => {
         { contractAddress: FEE_JUICE, selector: 2, args: [1n] },
       ],
     });
-    check(at.tx, valid);
+    // A tx with that much calldata is over the size limit (16,000 fields are 512,000 bytes): the
+    // calldata limit is never the only reason.
+    check(at.tx, invalid(TX_ERROR.SIZE));
     const over = build({
       publicCalls: [
         { contractAddress: FEE_JUICE, selector: 1, args: new Array(max - 2).fill(1n) },
         { contractAddress: FEE_JUICE, selector: 2, args: [1n] },
       ],
     });
-    check(over.tx, invalid(TX_ERROR.CALLDATA_TOO_LARGE));
+    check(over.tx, invalid(TX_ERROR.SIZE, TX_ERROR.CALLDATA_TOO_LARGE));
   });
 
   test(TX_ERROR.CLASS_LOG_COUNT, () => {
@@ -234,18 +276,26 @@ describe('TxValidator: each reason on its own', () => {
     check({ ...tx, contractClassLogFields: [{ fields }] }, invalid(TX_ERROR.CLASS_LOG));
   });
 
-  test(TX_ERROR.GAS_USED, () => {
-    for (const delta of [
-      { daGas: 1, l2Gas: 0 },
-      { daGas: 0, l2Gas: -1 },
-    ]) {
-      const { tx } = build();
-      tx.data.gasUsed = {
-        daGas: tx.data.gasUsed.daGas + delta.daGas,
-        l2Gas: tx.data.gasUsed.l2Gas + delta.l2Gas,
-      };
-      check(tx, invalid(TX_ERROR.GAS_USED));
-    }
+  test('the gas used the kernel states is trusted (no reason of its own)', () => {
+    const { tx } = build();
+    tx.data.gasUsed = { daGas: tx.data.gasUsed.daGas + 1, l2Gas: tx.data.gasUsed.l2Gas - 1 };
+    check(tx, valid);
+  });
+
+  test(TX_ERROR.NO_PROTOCOL_NULLIFIER, () => {
+    // A private-only tx whose first nullifier slot is empty, with or without other nullifiers.
+    check(build({ protocolNullifier: 0n }).tx, invalid(TX_ERROR.NO_PROTOCOL_NULLIFIER));
+    check(
+      build({ protocolNullifier: 0n, nullifiers: [fresh()] }).tx,
+      invalid(TX_ERROR.NO_PROTOCOL_NULLIFIER),
+    );
+    // A tx with public calls: revertible nullifiers do not stand in for it.
+    const call = [{ contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [1n] }];
+    check(
+      build({ protocolNullifier: 0n, nullifiers: [fresh()], publicCalls: call }).tx,
+      invalid(TX_ERROR.NO_PROTOCOL_NULLIFIER),
+    );
+    check(build({ nullifiers: [fresh()], publicCalls: call }).tx, valid);
   });
 
   test(TX_ERROR.CHAIN_ID, () => {
@@ -254,6 +304,21 @@ describe('TxValidator: each reason on its own', () => {
 
   test(TX_ERROR.VERSION, () => {
     check(build({ version: 2 }).tx, invalid(TX_ERROR.VERSION));
+  });
+
+  test(TX_ERROR.VK_TREE_ROOT, () => {
+    check(build({ vkTreeRoot: VK_TREE_ROOT + 1n }).tx, invalid(TX_ERROR.VK_TREE_ROOT));
+    check(build({ vkTreeRoot: 0n }).tx, invalid(TX_ERROR.VK_TREE_ROOT));
+    check(build({ vkTreeRoot: VK_TREE_ROOT }).tx, valid);
+  });
+
+  test(TX_ERROR.PROTOCOL_CONTRACTS_HASH, () => {
+    check(
+      build({ protocolContractsHash: PROTOCOL_CONTRACTS_HASH + 1n }).tx,
+      invalid(TX_ERROR.PROTOCOL_CONTRACTS_HASH),
+    );
+    check(build({ protocolContractsHash: 0n }).tx, invalid(TX_ERROR.PROTOCOL_CONTRACTS_HASH));
+    check(build({ protocolContractsHash: PROTOCOL_CONTRACTS_HASH }).tx, valid);
   });
 
   test(TX_ERROR.EXPIRED, () => {
@@ -271,16 +336,18 @@ describe('TxValidator: each reason on its own', () => {
   });
 
   test('too many side effects over both parts of the tx (each part alone is within bounds)', () => {
+    // Only a tx with public calls has two parts (a private-only tx has one, of the tx's maxima).
     const many = (n: number) => Array.from({ length: n }, () => fresh());
+    const publicCalls = [{ contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [1n] }];
     check(
-      build({ nonRevertible: { nullifiers: many(40) }, nullifiers: many(40) }).tx,
+      build({ nonRevertible: { nullifiers: many(40) }, nullifiers: many(40), publicCalls }).tx,
       invalid('Too many nullifiers in tx: 81, at most 64'),
     );
     check(
-      build({ nonRevertible: { noteHashes: many(33) }, noteHashes: many(32) }).tx,
+      build({ nonRevertible: { noteHashes: many(33) }, noteHashes: many(32), publicCalls }).tx,
       invalid('Too many note hashes in tx: 65, at most 64'),
     );
-    check(build({ nonRevertible: { nullifiers: many(31) }, nullifiers: many(32) }).tx, valid);
+    check(build({ nonRevertible: { nullifiers: many(31) }, nullifiers: many(32), publicCalls }).tx, valid);
   });
 
   test(TX_ERROR.EXISTING_NULLIFIER, () => {
@@ -298,7 +365,10 @@ describe('TxValidator: each reason on its own', () => {
   });
 
   test(TX_ERROR.BLOCK_HEADER, () => {
-    check(build({ anchorBlockHash: anchor + 1n }).tx, invalid(TX_ERROR.BLOCK_HEADER));
+    check(build({ anchorBlockHeader: unknownAnchor }).tx, invalid(TX_ERROR.BLOCK_HEADER));
+    // Any change to the header changes its hash: the anchor is the whole header.
+    check(build({ anchorBlockHeader: { ...anchor, totalFees: 1n } }).tx, invalid(TX_ERROR.BLOCK_HEADER));
+    check(build({ anchorBlockHeader: { ...anchor } }).tx, valid);
   });
 
   test(TX_ERROR.GAS_LIMIT_TOO_LOW, () => {
@@ -357,10 +427,10 @@ describe('TxValidator: each reason on its own', () => {
         maxFeesPerGas: { feePerDaGas: 1n, feePerL2Gas: 10n },
       }).tx;
     const exact = limited(195);
-    assert.equal(txFeeLimit(exact.data.constants.gasSettings), PARTIAL_BALANCE);
+    assert.equal(txFeeLimit(exact.data.constants.txContext.gasSettings), PARTIAL_BALANCE);
     check(exact, valid);
     const over = limited(196);
-    assert.equal(txFeeLimit(over.data.constants.gasSettings), PARTIAL_BALANCE + 1n);
+    assert.equal(txFeeLimit(over.data.constants.txContext.gasSettings), PARTIAL_BALANCE + 1n);
     check(over, invalid(TX_ERROR.FEE_PAYER_BALANCE));
   });
 
@@ -423,7 +493,11 @@ describe('TxValidator: each reason on its own', () => {
   });
 
   test(TX_ERROR.PROOF, () => {
-    check(build({ proof: new Uint8Array(0) }).tx, invalid(TX_ERROR.PROOF));
+    // The dev verifier refuses the all-zero (stripped) proof and accepts any other.
+    check(build({ proof: emptyChonkProof() }).tx, invalid(TX_ERROR.PROOF));
+    const lastByte = emptyChonkProof();
+    lastByte[lastByte.length - 1] = 1;
+    check(build({ proof: lastByte }).tx, valid);
     const rejecting = { realProofs: true, verify: () => false };
     check(build().tx, invalid(TX_ERROR.PROOF), { ctx: { verifier: rejecting } });
   });
@@ -441,38 +515,88 @@ describe('TxValidator: each reason on its own', () => {
 });
 
 describe('TxValidator: combinations, options and context', () => {
-  test('several defects at once are all reported, in check order', () => {
-    const { tx, hash } = build({
-      chainId: 1,
-      version: 2,
-      feePayer: UNFUNDED,
-      expirationTimestamp: 1n,
-      nullifiers: [5n, 5n],
-      anchorBlockHash: 42n,
-      maxFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 1n },
-      proof: new Uint8Array(0),
-      publicCalls: [setupCall({ msgSender: funded, args: [UNFUNDED] })],
+  /**
+   * One defect each, in the reference's order of checks: size and structure, chain id, version,
+   * vk tree root, protocol contracts hash, anchor, expiration, gas limits, fee payer balance,
+   * double spends, setup, proof. (The fee per gas, 'skipped' rather than invalid, comes last.)
+   */
+  const orderedDefects = (): [string, Partial<TxSpec>][] => [
+    [
+      TX_ERROR.SIZE,
+      { publicCalls: [{ contractAddress: FEE_JUICE, selector: 1, args: new Array(14_000).fill(1n) }] },
+    ],
+    [TX_ERROR.NO_PROTOCOL_NULLIFIER, { protocolNullifier: 0n }],
+    [TX_ERROR.CHAIN_ID, { chainId: 1 }],
+    [TX_ERROR.VERSION, { version: 2 }],
+    [TX_ERROR.VK_TREE_ROOT, { vkTreeRoot: 1n }],
+    [TX_ERROR.PROTOCOL_CONTRACTS_HASH, { protocolContractsHash: 1n }],
+    [TX_ERROR.BLOCK_HEADER, { anchorBlockHeader: unknownAnchor }],
+    [TX_ERROR.EXPIRED, { expirationTimestamp: 1n }],
+    [TX_ERROR.GAS_LIMIT_TOO_LOW, { gasLimits: { daGas: 95, l2Gas: 1_000_000 } }],
+    [TX_ERROR.FEE_PAYER_BALANCE, { feePayer: UNFUNDED }],
+    [TX_ERROR.EXISTING_NULLIFIER, { nullifiers: [5n] }],
+    [TX_ERROR.SETUP_ONLY_SELF, { publicCalls: [setupCall({ msgSender: funded })] }],
+    [TX_ERROR.PROOF, { proof: emptyChonkProof() }],
+  ];
+  /** The specs' overrides together, their public calls joined. */
+  const merged = (...overs: Partial<TxSpec>[]): Partial<TxSpec> =>
+    Object.assign({}, ...overs, { publicCalls: overs.flatMap((o) => o.publicCalls ?? []) });
+
+  test('each defect of the ordered list alone gives its reason alone', () => {
+    for (const [reason, over] of orderedDefects()) check(build(over).tx, invalid(reason));
+  });
+
+  test('any two defects are reported in the reference order, whichever the spec names first', () => {
+    const defects = orderedDefects();
+    defects.forEach(([first, earlier], i) => {
+      for (const [second, later] of defects.slice(i + 1)) {
+        check(build(merged(later, earlier)).tx, invalid(first, second));
+      }
     });
-    tx.data.gasUsed.l2Gas += 1;
+  });
+
+  test('several defects at once are all reported, in the reference order', () => {
+    const { tx, hash } = build({
+      ...merged(
+        ...orderedDefects()
+          .map(([, over]) => over)
+          .reverse(),
+      ),
+      nullifiers: [5n, 5n],
+      contractClassLogs: [{ contractAddress: 3n, fields: [1n, 2n] }],
+      publicCalls: [
+        setupCall({ msgSender: funded, args: [UNFUNDED] }),
+        { contractAddress: FEE_JUICE, selector: 1, args: new Array(14_000).fill(1n) },
+      ],
+      maxFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: 1n },
+    });
+    // Class log fields within the length that are not what its hash commits to.
+    tx.contractClassLogFields[0]!.fields[1] = 3n;
     check(
       tx,
       invalid(
+        TX_ERROR.SIZE,
         TX_ERROR.INCORRECT_HASH,
-        TX_ERROR.GAS_USED,
+        TX_ERROR.NO_PROTOCOL_NULLIFIER,
+        TX_ERROR.CLASS_LOG,
         TX_ERROR.CHAIN_ID,
         TX_ERROR.VERSION,
+        TX_ERROR.VK_TREE_ROOT,
+        TX_ERROR.PROTOCOL_CONTRACTS_HASH,
+        TX_ERROR.BLOCK_HEADER,
         TX_ERROR.EXPIRED,
+        TX_ERROR.GAS_LIMIT_TOO_LOW,
+        TX_ERROR.FEE_PAYER_BALANCE,
         TX_ERROR.DUPLICATE_NULLIFIER,
         TX_ERROR.EXISTING_NULLIFIER,
-        TX_ERROR.BLOCK_HEADER,
-        TX_ERROR.FEE_PAYER_BALANCE,
+        TX_ERROR.PENDING_NULLIFIER,
         TX_ERROR.SETUP_ONLY_SELF,
         TX_ERROR.SETUP_CALLDATA_LENGTH,
         TX_ERROR.PROOF,
         // The "skipped" reason comes last and the result is invalid.
         TX_ERROR.FEE_PER_GAS,
       ),
-      { claimedHash: hash },
+      { claimedHash: hash + 1n, ctx: { pendingConflicts: () => [{ hash: 1n, priorityFee: 1n }] } },
     );
   });
 
@@ -496,13 +620,13 @@ describe('TxValidator: combinations, options and context', () => {
   });
 
   test('isSimulation skips the proof check (only that)', () => {
-    const tx = build({ proof: new Uint8Array(0) }).tx;
+    const tx = build({ proof: emptyChonkProof() }).tx;
     check(tx, valid, { opts: { isSimulation: true } });
     check(tx, valid, {
       opts: { isSimulation: true },
       ctx: { verifier: { realProofs: true, verify: () => false } },
     });
-    check(build({ proof: new Uint8Array(0), chainId: 5 }).tx, invalid(TX_ERROR.CHAIN_ID), {
+    check(build({ proof: emptyChonkProof(), chainId: 5 }).tx, invalid(TX_ERROR.CHAIN_ID), {
       opts: { isSimulation: true },
     });
   });

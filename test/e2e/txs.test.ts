@@ -62,9 +62,9 @@ describe('transactions on a real node', () => {
       pending.map((t) => t.txHash),
       [b.hash, a.hash],
     );
-    assert.equal(pending[0].proof, '0x');
+    assert.equal(pending[0].chonkProof, '0x'); // stripped: the all-zero proof
     const withProof = (await pub('svc_getTxByHash', [a.hash, { includeProof: true }])) as any;
-    assert.equal(withProof.proof, '0x01');
+    assert.equal(withProof.chonkProof, `0x${'0'.repeat(63)}1`); // the dev proof, its zero words left out
     assert.deepEqual(withProof.data, a.wire.data);
     assert.deepEqual(
       ((await pub('svc_getPendingTxs', [10, b.hash])) as any[]).map((t) => t.txHash),
@@ -75,7 +75,7 @@ describe('transactions on a real node', () => {
     assert.deepEqual(await receipt(a.hash), { txHash: a.hash, status: 'pending' });
     const pendingReceipt = await receipt(a.hash, { includePendingTx: true });
     assert.equal(pendingReceipt.tx.txHash, a.hash);
-    assert.equal(pendingReceipt.tx.proof, '0x');
+    assert.equal(pendingReceipt.tx.chonkProof, '0x');
     assert.equal(((await pub('node_getTxReceipt', [a.hash])) as any).status, 'pending');
 
     // Sending it again is refused as already known.

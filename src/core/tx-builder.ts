@@ -124,16 +124,24 @@ export function devProof(): Uint8Array {
 /** A random field element (for nullifiers). */
 export const randomFr = (): Fr => bytesToFr(randomBytes(32)) % FR_MODULUS;
 
+function nonZero(values: readonly Fr[], what: string): Fr[] {
+  if (values.some((v) => v === 0n)) throw new RangeError(`a ${what} of a tx cannot be zero (an empty slot)`);
+  return [...values];
+}
+
 function part(spec: SideEffectsSpec | undefined, classLogs: { fields: Fr[] }[]): TxSideEffects {
   const out = emptySideEffects();
   if (!spec) return out;
-  out.noteHashes = [...(spec.noteHashes ?? [])];
-  out.nullifiers = [...(spec.nullifiers ?? [])];
+  // A zero note hash or nullifier, or a log that emits nothing, is an empty slot in the kernel's
+  // arrays: the tx would not carry it, so asking for one is a mistake.
+  out.noteHashes = nonZero(spec.noteHashes ?? [], 'note hash');
+  out.nullifiers = nonZero(spec.nullifiers ?? [], 'nullifier');
   out.l2ToL1Msgs = (spec.l2ToL1Msgs ?? []).map((m) => ({ ...m, recipient: m.recipient.toLowerCase() }));
   out.privateLogs = (spec.privateLogs ?? []).map((fields) => {
     if (fields.length > PRIVATE_LOG_SIZE_IN_FIELDS) {
       throw new RangeError(`a private log has at most ${PRIVATE_LOG_SIZE_IN_FIELDS} fields`);
     }
+    if (fields.length === 0) throw new RangeError('a private log emits at least one field');
     const padded = [...fields];
     while (padded.length < PRIVATE_LOG_SIZE_IN_FIELDS) padded.push(0n);
     return { fields: padded, emittedLength: fields.length };

@@ -385,6 +385,20 @@ describe('buildTx: refusals', () => {
     assert.doesNotThrow(() => buildTx({ ...spec, nonRevertible: { noteHashes: many(24) } }));
   });
 
+  test('refuses what would be an empty slot: a zero note hash or nullifier, a log of no fields', () => {
+    assert.throws(
+      () => buildTx({ ...privateSpec(), noteHashes: [5n, 0n] }),
+      /note hash of a tx cannot be zero/,
+    );
+    assert.throws(() => buildTx({ ...privateSpec(), nullifiers: [0n] }), /nullifier of a tx cannot be zero/);
+    assert.throws(
+      () => buildTx({ ...privateSpec(), nonRevertible: { nullifiers: [0n] } }),
+      /nullifier of a tx cannot be zero/,
+    );
+    assert.throws(() => buildTx({ ...privateSpec(), privateLogs: [[]] }), /at least one field/);
+    assert.doesNotThrow(() => buildTx({ ...privateSpec(), privateLogs: [[0n]], noteHashes: [5n] }));
+  });
+
   test('refuses oversized logs, two teardowns and a call without selector', () => {
     assert.throws(() => buildTx({ ...privateSpec(), privateLogs: [new Array(17).fill(1n)] }), RangeError);
     assert.doesNotThrow(() => buildTx({ ...privateSpec(), privateLogs: [new Array(16).fill(1n)] }));

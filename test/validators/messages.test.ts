@@ -1,17 +1,25 @@
-// The gossip codecs of validators: block proposals, checkpoint proposals (carrying a real
-// checkpoint body) and attestations round-trip, and whatever a peer could send that is not one
-// of them is a MessageError.
+// The gossip codecs: txs (the reference's binary form), and validators' block proposals,
+// checkpoint proposals (carrying a real checkpoint body) and attestations round-trip, and whatever
+// a peer could send that is not one of them is a MessageError.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { L2Block } from '../../src/core/block.js';
-import { type CheckpointHeader, checkpointHeaderHash } from '../../src/core/block-header.js';
+import {
+  type CheckpointHeader,
+  checkpointHeaderHash,
+  emptyBlockHeader,
+} from '../../src/core/block-header.js';
 import {
   decodeCheckpointBody,
   encodeCheckpointBody,
   encodeCheckpointBodyFormat1,
 } from '../../src/core/checkpoint-body.js';
-import { FR_MODULUS } from '../../src/core/field.js';
+import { FR_MODULUS, toBytes32 } from '../../src/core/field.js';
+import { TAIL_FOR_ROLLUP_SIZE_IN_BYTES } from '../../src/core/kernel/constants.js';
+import { encodeTx } from '../../src/core/kernel/tx-codec.js';
+import { computeTxHash } from '../../src/core/kernel/tx-hash.js';
+import { buildTx } from '../../src/core/tx-builder.js';
 import {
   type BlockProposal,
   type CheckpointAttestation,
@@ -19,9 +27,11 @@ import {
   decodeAttestation,
   decodeBlockProposal,
   decodeCheckpointProposal,
+  decodeTxMessage,
   encodeAttestation,
   encodeBlockProposal,
   encodeCheckpointProposal,
+  encodeTxMessage,
   MessageError,
   TOPICS,
 } from '../../src/validators/messages.js';
@@ -86,6 +96,95 @@ const notMessages: [string, Uint8Array][] = [
   ['string', utf8('"block"')],
   ['empty object', utf8('{}')],
 ];
+
+describe('tx messages', () => {
+  const base = {
+    feePayer: 0x1234n,
+    anchorBlockHeader: { ...emptyBlockHeader(), totalFees: 5n },
+    chainId: 31337,
+    version: 1,
+    expirationTimestamp: 2n ** 40n,
+    maxFeesPerGas: { feePerDaGas: 1n, feePerL2Gas: 1000n },
+  };
+  /** A private-only tx with a side effect of each kind, and a tx with calls in the three phases. */
+  const privateOnly = buildTx({
+    ...base,
+    protocolNullifier: 0x51n,
+    noteHashes: [0x52n],
+    nullifiers: [0x53n],
+    privateLogs: [[1n, 2n]],
+    l2ToL1Msgs: [{ recipient: `0x${'cd'.repeat(20)}`, content: 3n, sender: 4n }],
+    contractClassLogs: [{ contractAddress: 5n, fields: [6n, FR_MODULUS - 1n] }],
+  });
+  const withCalls = buildTx({
+    ...base,
+    protocolNullifier: 0x61n,
+    nullifiers: [0x62n],
+    publicCalls: [
+      { phase: 'setup', contractAddress: 7n, selector: 1, args: [8n] },
+      { contractAddress: 9n, selector: 2, args: [10n, 11n], isStaticCall: true },
+      { phase: 'teardown', contractAddress: 12n, selector: 3 },
+    ],
+  });
+
+  test("round trip, in the reference's binary form (Tx.toBuffer: the hash first)", () => {
+    for (const { tx, hash } of [privateOnly, withCalls]) {
+      const bytes = encodeTxMessage(tx, hash);
+      assert.deepEqual(Buffer.from(bytes), encodeTx({ txHash: hash, ...tx }));
+      assert.deepEqual(Buffer.from(bytes.subarray(0, 32)), Buffer.from(toBytes32(hash)));
+      assert.deepEqual(decodeTxMessage(bytes), { tx, claimedHash: hash });
+    }
+    // The hash a message claims is carried as it is (validation compares it with the computed one).
+    const claimed = computeTxHash(privateOnly.tx.data) + 1n;
+    assert.equal(decodeTxMessage(encodeTxMessage(privateOnly.tx, claimed)).claimedHash, claimed);
+  });
+
+  test('malformed input is a MessageError', () => {
+    const good = encodeTxMessage(privateOnly.tx, privateOnly.hash);
+    const changed = (at: number, values: number[]) => {
+      const copy = Uint8Array.from(good);
+      copy.set(values, at);
+      return copy;
+    };
+    const proofLengthAt = 32 + TAIL_FOR_ROLLUP_SIZE_IN_BYTES;
+    const cases: [string, Uint8Array][] = [
+      // What the earlier cairn gossiped (JSON), and other things that are not a tx.
+      ...notMessages,
+      ['a tx as JSON', toBytes({ data: { constants: { chainId: 31337 } }, proof: '0x' })],
+      ['a trailing byte', Uint8Array.from([...good, 0])],
+      ['the last byte missing', good.subarray(0, good.length - 1)],
+      ['a claimed hash past the modulus', changed(0, [...toBytes32(FR_MODULUS - 1n).slice(0, 31), 0xff])],
+      ['a proof of 1,934 fields', changed(proofLengthAt, [0, 0, 0x07, 0x8e])],
+      [
+        'a proof field past the modulus',
+        changed(proofLengthAt + 4, [...toBytes32(FR_MODULUS - 1n).slice(0, 31), 0xff]),
+      ],
+    ];
+    // Every prefix is refused (sampled: a tx is > 100 KB).
+    for (let n = 0; n < good.length; n += 997) cases.push([`the first ${n} bytes`, good.subarray(0, n)]);
+    for (const [label, bytes] of cases) rejects(() => decodeTxMessage(bytes), 'tx', label);
+    // The message whose bytes were changed decodes once they are put back.
+    assert.deepEqual(decodeTxMessage(Uint8Array.from(good)).tx, privateOnly.tx);
+  });
+
+  test('a tx is no other message, and no other message is a tx', () => {
+    const bytes = encodeTxMessage(withCalls.tx, withCalls.hash);
+    rejects(() => decodeBlockProposal(bytes), 'block proposal', 'tx as a block proposal');
+    rejects(() => decodeCheckpointProposal(bytes), 'checkpoint proposal', 'tx as a checkpoint proposal');
+    rejects(() => decodeAttestation(bytes), 'checkpoint attestation', 'tx as an attestation');
+    const proposal = encodeBlockProposal({
+      slot: 1,
+      checkpointNumber: 1,
+      indexWithinCheckpoint: 0,
+      blockNumber: 1,
+      blockHash: 1n,
+      archiveRoot: 2n,
+      txHashes: [withCalls.hash],
+      signature: SIG,
+    });
+    rejects(() => decodeTxMessage(proposal), 'tx', 'block proposal as a tx');
+  });
+});
 
 describe('block proposals', () => {
   const proposal: BlockProposal = {

@@ -99,12 +99,12 @@ describe('sequencer limits: a full checkpoint, building time, the send deadline'
     anvil = createTestClient({ mode: 'anvil', transport: http(l1.rpcUrl) });
     store = new ChainStore(openEnvironment(dir, 'archiver'));
     archiver = new Archiver({ rollup, store, worldState, constants, finalityDepth: 2, logger: silent });
-    const genesis = store.getBlock(0)!.hash;
+    const genesis = store.getBlock(0)!.header;
     source = new CountingSource(
       Array.from({ length: POOL }, (_, i) =>
         buildTx({
           feePayer: payer!.address,
-          anchorBlockHash: genesis,
+          anchorBlockHeader: genesis,
           chainId: 31337,
           version: 1,
           expirationTimestamp: 2n ** 40n,

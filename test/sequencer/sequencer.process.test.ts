@@ -11,6 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { Archiver } from '../../src/archiver/archiver.js';
 import { ChainStore } from '../../src/archiver/chain-store.js';
 import { genesisBlockOf } from '../../src/archiver/genesis.js';
+import type { BlockHeader } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
 import { type L1RollupConstants, slotStart } from '../../src/core/time.js';
 import type { Tx } from '../../src/core/tx.js';
@@ -60,10 +61,10 @@ class QueueSource implements TxSource {
   reverted() {}
 }
 
-const makeTx = (seed: bigint, anchorBlockHash: Fr, noteHash = 0x5000n + seed) =>
+const makeTx = (seed: bigint, anchorBlockHeader: BlockHeader, noteHash = 0x5000n + seed) =>
   buildTx({
     feePayer: payer!.address,
-    anchorBlockHash,
+    anchorBlockHeader,
     chainId: 31337,
     version: 1,
     expirationTimestamp: 2n ** 40n,
@@ -182,7 +183,7 @@ describe('sequencer, archiver and prover on L1', () => {
   }
 
   test('slot after slot: checkpoints published and synced; epochs proven, then final', async () => {
-    const genesis = store.getBlock(0)!.hash;
+    const genesis = store.getBlock(0)!.header;
     const built = [makeTx(1n, genesis), makeTx(2n, genesis), makeTx(3n, genesis)];
     // A double spend of tx 1's nullifier is executed after it and dropped.
     const doubleSpend = makeTx(1n, genesis, 0x5999n);

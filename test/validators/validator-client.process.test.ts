@@ -20,9 +20,12 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import type { ChainStore } from '../../src/archiver/chain-store.js';
 import { genesisBlockOf } from '../../src/archiver/genesis.js';
 import type { Config } from '../../src/config/settings.js';
-import { checkpointHeaderHash, emptyCheckpointHeader } from '../../src/core/block-header.js';
+import {
+  type BlockHeader,
+  checkpointHeaderHash,
+  emptyCheckpointHeader,
+} from '../../src/core/block-header.js';
 import { decodeCheckpointBody, encodeCheckpointBody } from '../../src/core/checkpoint-body.js';
-import type { Fr } from '../../src/core/field.js';
 import { type L1RollupConstants, slotStart } from '../../src/core/time.js';
 import { buildTx } from '../../src/core/tx-builder.js';
 import { devAccounts, devAccountsGenesisData } from '../../src/execution/dev-accounts.js';
@@ -82,10 +85,10 @@ const keys = testKeys(4, 'validator-client');
 const accounts = testAccounts(4, 'validator-client');
 const [payer] = devAccounts(1);
 
-const makeTx = (seed: bigint, anchorBlockHash: Fr) =>
+const makeTx = (seed: bigint, anchorBlockHeader: BlockHeader) =>
   buildTx({
     feePayer: payer!.address,
-    anchorBlockHash,
+    anchorBlockHeader,
     chainId: 31337,
     version: 1,
     expirationTimestamp: 2n ** 40n,
@@ -182,7 +185,7 @@ describe('validator client: two nodes on a test L1', () => {
   let anvil: ReturnType<typeof createTestClient>;
   const hub = new GossipHub();
   const nodes: Node[] = [];
-  let genesisHash: Fr;
+  let genesisHeader: BlockHeader;
 
   async function openNode(name: string, attesterKeys: readonly Hex[]): Promise<Node> {
     const path = join(dir, name);
@@ -316,7 +319,7 @@ describe('validator client: two nodes on a test L1', () => {
       genesisBlockHash: genesisBlockHashOf,
     });
     const genesisArchiveRoot = ws.at(0).snapshot(TreeId.ARCHIVE).root;
-    genesisHash = genesisBlockOf(ws).hash;
+    genesisHeader = genesisBlockOf(ws).header;
     await ws.close();
     l1 = await startTestL1(
       dir,
@@ -346,7 +349,7 @@ describe('validator client: two nodes on a test L1', () => {
   });
 
   test('slot 1: the proposer reaches the quorum only with the other node, in committee order; L1 takes it', async () => {
-    const tx = makeTx(1n, genesisHash);
+    const tx = makeTx(1n, genesisHeader);
     await sendToBoth(tx);
     await mineInto(1);
     const { P, O } = await roles(1);
@@ -417,7 +420,7 @@ describe('validator client: two nodes on a test L1', () => {
   let noQuorum: { slot: number; bytes: Uint8Array; proposal: CheckpointProposal } | undefined;
 
   test('slot 2: without the other node, no quorum: undefined after the deadline, nothing sent to L1', async () => {
-    const tx = makeTx(2n, genesisHash);
+    const tx = makeTx(2n, genesisHeader);
     await sendToBoth(tx);
     await mineInto(2);
     const { P, O } = await roles(2);

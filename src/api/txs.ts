@@ -32,7 +32,9 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
   const out = (t: Tx, hash: Fr, includeProof = false): WireTx =>
     ({ txHash: hash, ...(includeProof ? t : withoutProof(t)) }) as WireTx;
   const pendingTxs = (limit: number, after: Fr | undefined, includeProof?: boolean) =>
-    txs.getPendingTxs(limit, after).map((e) => out(e.tx, e.hash, includeProof));
+    txs
+      .getPendingTxs(limit, after)
+      .map((e) => out((includeProof && txs.getPendingTx(e.hash, true)) || e.tx, e.hash, includeProof));
 
   return [
     ...defineMethods(txsDeclarations.sendTx.namespaces, {
@@ -93,7 +95,7 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
       {
         ...txsDeclarations.getTxByHash.spec,
         handler: (hash, options) => {
-          const t = txs.getPendingTx(hash);
+          const t = txs.getPendingTx(hash, options?.includeProof);
           return t && out(t, hash, options?.includeProof);
         },
       },
@@ -111,7 +113,7 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
       ...txsDeclarations.svc_getTxsByHash,
       handler: (hashes, options) =>
         hashes.flatMap((h) => {
-          const t = txs.getPendingTx(h);
+          const t = txs.getPendingTx(h, options?.includeProof);
           return t ? [out(t, h, options?.includeProof)] : [];
         }),
     }),

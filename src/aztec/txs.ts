@@ -106,7 +106,7 @@ const referenceSimulationOutput = z
 export function aztecTxMethods({ txs }: AztecTxApiPorts): RpcMethod[] {
   const pending = (hashes: readonly Fr[]) =>
     hashes.flatMap((h) => {
-      const t = txs.getPendingTx(h);
+      const t = txs.getPendingTx(h, true);
       return t ? [{ tx: t, hash: h }] : [];
     });
   return [
@@ -239,7 +239,7 @@ export function aztecTxMethods({ txs }: AztecTxApiPorts): RpcMethod[] {
       resultName: 'txs',
       result: z.array(referenceTxResult),
       handler: (limit, after) =>
-        txs.getPendingTxs(limit ?? MAX_RPC_TXS_LEN, after).map((e) => ({ tx: e.tx, hash: e.hash })),
+        pending(txs.getPendingTxs(limit ?? MAX_RPC_TXS_LEN, after).map((e) => e.hash)),
     }),
   ];
 }

@@ -201,8 +201,12 @@ export function txSize(tx: Tx): number {
 /** A proof of all zeros: what a tx carries once its proof is stripped (the reference's empty proof). */
 export const emptyChonkProof = (): Uint8Array => new Uint8Array(CHONK_PROOF_LENGTH * 32);
 
+// One all-zero proof for every stripped tx (a pool holds thousands); nothing writes into a proof.
+const STRIPPED_PROOF = emptyChonkProof();
+
 /** A copy of the tx with its proof stripped (what queries return unless asked to include it). */
-export const withoutProof = (tx: Tx): Tx => ({ ...tx, chonkProof: emptyChonkProof() });
+export const withoutProof = (tx: Tx): Tx =>
+  tx.chonkProof === STRIPPED_PROOF ? tx : { ...tx, chonkProof: STRIPPED_PROOF };
 
 /**
  * cairn's rule for the gas of a tx's private part, from its side effects: the fixed overhead

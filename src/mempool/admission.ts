@@ -5,12 +5,19 @@ import type { Logger } from 'pino';
 import type { ChainReader } from '../archiver/chain-reader.js';
 import { refused, txRejected } from '../core/errors.js';
 import { type Fr, toHex32 } from '../core/field.js';
+import { computeTxHashOffThread } from '../core/kernel/tx-hash.js';
 import type { Tx } from '../core/tx.js';
 import { txPriorityFee, txSize } from '../core/tx-view.js';
 import { AdmissionQueue } from './admission-queue.js';
 import type { TxPool } from './tx-pool.js';
 import type { ValidationContexts } from './validation-context.js';
-import { TX_ERROR, type TxValidationResult, type TxValidator, type ValidationOptions } from './validator.js';
+import {
+  commitmentHashesOffThread,
+  TX_ERROR,
+  type TxValidationResult,
+  type TxValidator,
+  type ValidationOptions,
+} from './validator.js';
 
 export class TxAdmission {
   readonly #queue: AdmissionQueue;
@@ -29,32 +36,38 @@ export class TxAdmission {
 
   /** Validates without admitting, with the pending txs it would conflict with. */
   async check(tx: Tx, claimedHash: Fr | undefined, options: ValidationOptions): Promise<TxValidationResult> {
-    const { hash: _hash, ...result } = this.o.validator.validate(
-      tx,
-      claimedHash,
-      await this.o.contexts.latest(true),
-      options,
-    );
+    const [hash, commitments, context] = await Promise.all([
+      computeTxHashOffThread(tx.data),
+      commitmentHashesOffThread(tx),
+      this.o.contexts.latest(true),
+    ]);
+    const { hash: _hash, ...result } = this.o.validator.validate(tx, claimedHash, context, {
+      ...options,
+      hash,
+      commitments,
+    });
     return result;
   }
 
   /**
    * Validates the tx and adds it to the pool; its hash once committed. Throws -32000 when the tx
    * is already known or the pool is full, -32003 with every reason when it is invalid.
-   * `knownHash`: `computeTxHash(tx.data)` if the caller started it (txs from peers, on the hash
-   * worker); otherwise it is computed here. Clients' txs are hashed here: on the worker, the
-   * flood bench's sustained send p99 went from 46 ms to 88 ms (same day, A/B; probably the worker
-   * competing for the second core with block building's hashing), and single sends gain nothing.
+   * `knownHash`: `computeTxHash(tx.data)` if the caller started it (txs from peers, when the
+   * message arrives). The tx hash and the calldata and class-log hashes are computed on the hash
+   * worker: hundreds to thousands of Poseidon2 permutations (~10-40 ms) per tx, which on the event
+   * loop held every other request up.
    */
   async admit(tx: Tx, claimedHash: Fr | undefined, knownHash?: Promise<Fr>): Promise<Fr> {
     const { pool, chain, logger } = this.o;
-    const [computed, context] = await Promise.all([knownHash, this.o.contexts.latest(false)]);
-    const { hash, ...result } = this.o.validator.validate(
-      tx,
-      claimedHash,
-      context,
-      computed === undefined ? {} : { hash: computed },
-    );
+    const [computed, commitments, context] = await Promise.all([
+      knownHash ?? computeTxHashOffThread(tx.data),
+      commitmentHashesOffThread(tx),
+      this.o.contexts.latest(false),
+    ]);
+    const { hash, ...result } = this.o.validator.validate(tx, claimedHash, context, {
+      hash: computed,
+      commitments,
+    });
     if (hash !== undefined && pool.status(hash) !== undefined) {
       throw refused(`tx ${toHex32(hash)} is already known`);
     }

@@ -33,6 +33,8 @@ export type TxReceipt =
 export interface ReceiptOptions {
   includeTxEffect?: boolean;
   includePendingTx?: boolean;
+  /** With includePendingTx: the pending tx with its proof. */
+  includeProof?: boolean;
 }
 
 /** The status of a tx mined in block `blockNumber`: the furthest tip that has the block. */
@@ -47,7 +49,7 @@ export class TxReceipts {
   constructor(
     private readonly o: {
       chain: Pick<ChainReader, 'getTxEffect' | 'getTips'>;
-      pool: Pick<TxPool, 'status' | 'get'>;
+      pool: Pick<TxPool, 'status' | 'get' | 'getWithProof'>;
       revertReasons: Pick<RevertReasons, 'get'>;
       constants: L1RollupConstants;
     },
@@ -75,8 +77,13 @@ export class TxReceipts {
     }
     const known = this.o.pool.status(hash);
     if (known !== undefined) {
-      const tx = this.o.pool.get(hash);
-      return { txHash: hash, status: 'pending', ...(options.includePendingTx && tx ? { tx } : {}) };
+      // The pool keeps proofs in its store: read only when asked for.
+      const tx = options.includePendingTx
+        ? options.includeProof
+          ? this.o.pool.getWithProof(hash)
+          : this.o.pool.get(hash)
+        : undefined;
+      return { txHash: hash, status: 'pending', ...(tx ? { tx } : {}) };
     }
     return { txHash: hash, status: 'dropped', error: TX_DROPPED_ERROR };
   }

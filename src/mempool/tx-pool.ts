@@ -5,7 +5,7 @@
 // and persists every change in one LMDB write (pool-store.ts) so a crash never leaves half of one.
 import type { Fr } from '../core/field.js';
 import type { GasFees, Tx } from '../core/tx.js';
-import { allNullifiers, txPriorityFee } from '../core/tx-view.js';
+import { allNullifiers, txPriorityFee, withoutProof } from '../core/tx-view.js';
 import type { StoreEnvironment } from '../store/environment.js';
 import { PendingIndex } from './pending-index.js';
 import { checkCap, evictionsToFit, type PoolCaps } from './pool-caps.js';
@@ -17,6 +17,10 @@ export type TxPoolOptions = PoolCaps;
 /** A tx in the pool. Entries are immutable: a change of state makes a new entry. */
 export interface PoolEntry {
   readonly hash: Fr;
+  /**
+   * The tx without its proof (an all-zero one): the ~60 KB a proof takes would make a large pool
+   * cost gigabytes, and only a query that asks for it reads it (from the store: `getWithProof`).
+   */
   readonly tx: Tx;
   /** Size in bytes, as given to `add`. */
   readonly size: number;
@@ -51,7 +55,7 @@ function poolEntry(
 ): PoolEntry {
   return {
     hash,
-    tx,
+    tx: withoutProof(tx),
     size,
     priorityFee: txPriorityFee(tx),
     nullifiers: allNullifiers(tx),
@@ -132,9 +136,14 @@ export class TxPool {
     return entry.blockNumber === undefined ? 'pending' : 'mined';
   }
 
-  /** The tx, pending or mined. */
+  /** The tx, pending or mined, without its proof. */
   get(hash: Fr): Tx | undefined {
     return this.#entries.get(hash)?.tx;
+  }
+
+  /** The tx, pending or mined, with its proof (read from the store). */
+  getWithProof(hash: Fr): Tx | undefined {
+    return this.#entries.has(hash) ? this.#store.readTx(hash) : undefined;
   }
 
   getEntry(hash: Fr): PoolEntry | undefined {
@@ -206,7 +215,7 @@ export class TxPool {
     const evicted = evictionsToFit(entry, this.#pending, replacedEntries, this.#caps);
     if (evicted === 'full') return { kind: 'full' };
 
-    this.#store.add(entry, [...replaced, ...evicted]);
+    this.#store.add({ ...entry, tx }, [...replaced, ...evicted]);
     this.#nextArrival = entry.arrival + 1;
     for (const h of [...replaced, ...evicted]) this.#delete(h);
     this.#entries.set(hash, entry);
@@ -254,17 +263,23 @@ export class TxPool {
     for (const e of gone) this.#delete(e.hash);
   }
 
-  /** Every entry, pending or mined (entries are immutable: a dev snapshot keeps these). */
+  /** Every entry, pending or mined, without proofs. */
   entries(): PoolEntry[] {
     return [...this.#entries.values()];
   }
 
-  /** Replaces everything in the pool with `entries`, in one write (a dev revert). */
+  /** Every entry with its whole tx, proof included (what a dev snapshot keeps). */
+  entriesWithProofs(): PoolEntry[] {
+    return this.entries().map((e) => ({ ...e, tx: this.#store.readTx(e.hash) ?? e.tx }));
+  }
+
+  /** Replaces everything in the pool with `entries` (whole txs), in one write (a dev revert). */
   replaceAll(entries: readonly PoolEntry[]): void {
     this.#store.replaceAll(entries);
     this.#entries.clear();
     this.#pending.clear();
-    for (const e of entries) {
+    for (const full of entries) {
+      const e = { ...full, tx: withoutProof(full.tx) };
       this.#entries.set(e.hash, e);
       if (e.blockNumber === undefined) this.#pending.insert(e);
     }

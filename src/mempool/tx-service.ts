@@ -219,9 +219,9 @@ export class TxService {
 
   // ---- dev snapshots -------------------------------------------------------------------------
 
-  /** The pool's txs, pending and mined, for a dev snapshot. */
+  /** The pool's txs, pending and mined, proofs included, for a dev snapshot. */
   poolSnapshot(): PoolEntry[] {
-    return this.pool.entries();
+    return this.pool.entriesWithProofs();
   }
 
   /**
@@ -236,8 +236,10 @@ export class TxService {
 
   // ---- queries -------------------------------------------------------------------------------
 
-  getPendingTx(hash: Fr): Tx | undefined {
-    return this.pool.status(hash) === 'pending' ? this.pool.get(hash) : undefined;
+  /** A pending tx; its proof is read from the pool's store only when asked for. */
+  getPendingTx(hash: Fr, withProof = false): Tx | undefined {
+    if (this.pool.status(hash) !== 'pending') return undefined;
+    return withProof ? this.pool.getWithProof(hash) : this.pool.get(hash);
   }
 
   getPendingTxs(limit: number, after?: Fr): PoolEntry[] {

@@ -11,6 +11,7 @@ import {
   PROTOCOL_CONTRACT_ADDRESSES,
 } from '../core/constants.js';
 import type { Fr } from '../core/field.js';
+import { poseidon2HashOffThread } from '../core/hash/hash-worker.js';
 import { functionSelector } from '../core/hash/selector.js';
 import { PROTOCOL_CONTRACTS_HASH, VK_TREE_ROOT } from '../core/kernel/constants.js';
 import { computeTxHash } from '../core/kernel/tx-hash.js';
@@ -28,6 +29,7 @@ import {
   MAX_PROCESSABLE_L2_GAS,
   MAX_TX_SIZE_BYTES,
   PRIVATE_TX_L2_GAS_OVERHEAD,
+  PUBLIC_CALLDATA_SEPARATOR,
   PUBLIC_TX_L2_GAS_OVERHEAD,
   TX_DA_GAS_OVERHEAD,
   type Tx,
@@ -58,6 +60,39 @@ export interface ValidationOptions {
   skipFeeEnforcement?: boolean;
   /** `computeTxHash(tx.data)`, when the caller has computed it already (off the event loop). */
   hash?: Fr;
+  /** The hashes of the tx's calldata and class logs, when the caller has computed them (ditto). */
+  commitments?: CommitmentHashes;
+}
+
+/** What a tx's calldata and class logs hash to: what `data` must commit to. */
+export interface CommitmentHashes {
+  /** One per `publicFunctionCalldata` entry: `calldataHash(values)`. */
+  calldata: Fr[];
+  /** One per `contractClassLogFields` entry: `contractClassLogHash(fields)`. */
+  classLogs: Fr[];
+}
+
+/**
+ * The commitment hashes on the hash worker: a tx's calldata may be thousands of fields and a class
+ * log is 3,023, each a Poseidon2 sponge of milliseconds that admission must not run on the event loop.
+ */
+export async function commitmentHashesOffThread(tx: Tx): Promise<CommitmentHashes> {
+  const [calldata, classLogs] = await Promise.all([
+    Promise.all(
+      tx.publicFunctionCalldata.map((c) =>
+        poseidon2HashOffThread([BigInt(PUBLIC_CALLDATA_SEPARATOR), ...c.values]),
+      ),
+    ),
+    Promise.all(
+      tx.contractClassLogFields.map((l) =>
+        poseidon2HashOffThread([
+          ...l.fields,
+          ...new Array<Fr>(Math.max(0, CONTRACT_CLASS_LOG_SIZE_IN_FIELDS - l.fields.length)).fill(0n),
+        ]),
+      ),
+    ),
+  ]);
+  return { calldata, classLogs };
 }
 
 /** Checks a tx's proof. cairn's dev verifier accepts any proof but the empty (all-zero) one. */
@@ -149,7 +184,13 @@ const firstNullifierSlot = (tx: Tx): Fr =>
   (tx.data.forPublic ? tx.data.forPublic.nonRevertibleAccumulatedData : tx.data.forRollup.end).nullifiers[0]!;
 
 /** Checks the tx's own data: hash, calldata and class logs against their commitments, gas used. */
-function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: string[]): void {
+function checkData(
+  tx: Tx,
+  hash: Fr,
+  claimedHash: Fr | undefined,
+  commitments: CommitmentHashes | undefined,
+  reasons: string[],
+): void {
   if (claimedHash !== undefined && claimedHash !== hash) reasons.push(TX_ERROR.INCORRECT_HASH);
   const view = txView(tx);
   // The kernel puts the tx request's hash first among the nullifiers: what makes a replay a double spend.
@@ -169,7 +210,8 @@ function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: strin
   } else {
     const wrong = calls.some((call, i) => {
       const given = tx.publicFunctionCalldata[i]!;
-      return given.hash !== call.calldataHash || calldataHash(given.values) !== given.hash;
+      const computed = commitments?.calldata[i] ?? calldataHash(given.values);
+      return given.hash !== call.calldataHash || computed !== given.hash;
     });
     if (wrong) reasons.push(TX_ERROR.CALLDATA);
   }
@@ -187,7 +229,8 @@ function checkData(tx: Tx, hash: Fr, claimedHash: Fr | undefined, reasons: strin
       const fields = tx.contractClassLogFields[i]!.fields;
       if (h.length > CONTRACT_CLASS_LOG_SIZE_IN_FIELDS || fields.slice(h.length).some((f) => f !== 0n))
         reasons.push(TX_ERROR.CLASS_LOG_LENGTH);
-      else if (contractClassLogHash(fields) !== h.hash) reasons.push(TX_ERROR.CLASS_LOG);
+      else if ((commitments?.classLogs[i] ?? contractClassLogHash(fields)) !== h.hash)
+        reasons.push(TX_ERROR.CLASS_LOG);
     });
   }
 }
@@ -253,7 +296,7 @@ export class TxValidator {
       const settings = data.gasSettings;
 
       if (txSize(tx) > MAX_TX_SIZE_BYTES) invalid.push(TX_ERROR.SIZE);
-      checkData(tx, hash, claimedHash, invalid);
+      checkData(tx, hash, claimedHash, options.commitments, invalid);
 
       if (data.chainId !== BigInt(ctx.chainId)) invalid.push(TX_ERROR.CHAIN_ID);
       if (data.version !== BigInt(ctx.rollupVersion)) invalid.push(TX_ERROR.VERSION);

@@ -37,6 +37,10 @@ function admission(options: Partial<TxPoolOptions> = {}, mined = new Map<Fr, num
     validator: {
       validate: (tx, _claimed, context, opts: ValidationOptions = {}) => {
         validations.push({ ...(opts.hash !== undefined ? { hash: opts.hash } : {}), context });
+        // Admission hands over the calldata and class-log hashes it computed off the event loop.
+        assert.equal(opts.commitments?.calldata.length, tx.publicFunctionCalldata.length);
+        assert.equal(opts.commitments?.classLogs.length, tx.contractClassLogFields.length);
+        opts.commitments!.calldata.forEach((h, i) => assert.equal(h, tx.publicFunctionCalldata[i]!.hash));
         return { ...state.verdict, hash: opts.hash ?? computeTxHash(tx.data) };
       },
     },
@@ -65,18 +69,19 @@ async function refusedWith(promise: Promise<unknown>, kind: NodeError['kind'], m
 }
 
 describe('TxAdmission.admit', () => {
-  test('a valid tx enters the pool and its hash is returned; a hash given is used', async () => {
+  test('a valid tx enters the pool and its hash is returned; a hash given is used, else one computed off the event loop', async () => {
     const { pool, admit, validations, contexts } = admission();
     const a = fresh(3n);
     assert.equal(await admit.admit(a.tx, a.hash), a.hash);
     assert.equal(pool.status(a.hash), 'pending');
     const b = fresh(4n);
-    assert.equal(await admit.admit(b.tx, undefined, Promise.resolve(b.hash)), b.hash);
+    // A hash given is taken as is (here a wrong one, which the stub validator does not look at).
+    assert.equal(await admit.admit(b.tx, undefined, Promise.resolve(b.hash + 1n)), b.hash + 1n);
     assert.deepEqual(
       validations.map((v) => [v.hash, v.context]),
       [
-        [undefined, CONTEXT],
-        [b.hash, CONTEXT],
+        [a.hash, CONTEXT],
+        [b.hash + 1n, CONTEXT],
       ],
     );
     // Pending conflicts are the pool's to judge when the tx is added, not the validator's.

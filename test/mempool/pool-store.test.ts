@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { emptyBlockHeader } from '../../src/core/block-header.js';
-import { toHex32 } from '../../src/core/field.js';
+import { toBytes32, toHex32 } from '../../src/core/field.js';
 import { decodeTx, encodeTx } from '../../src/core/kernel/tx-codec.js';
 import { buildTx } from '../../src/core/tx-builder.js';
 import { txSize } from '../../src/core/tx-view.js';
@@ -131,26 +131,37 @@ describe('PoolStore', () => {
     await env.close();
   });
 
-  test("records hold the reference's binary form of the tx and read back the same", async () => {
+  test("the tx's bytes are the reference's binary form, kept apart from its state, and read back the same", async () => {
     const name = stores.name();
     const env = stores.open(name);
     const store = new PoolStore(env);
     const txs = richTxs();
     for (const t of txs) store.add(t, []);
     const raw = env.database<RawRecord>(TXS_DB);
+    const bodies = env.binaryDatabase('tx-bodies');
     for (const t of txs) {
+      const body = bodies.get(Buffer.from(toBytes32(t.hash)))!;
+      assert.deepEqual(Buffer.from(body), encodeTx({ txHash: t.hash, ...t.tx }));
+      assert.equal(decodeTx(body).txHash, t.hash);
+      assert.deepEqual(store.readTx(t.hash), t.tx);
       const record = raw.get(toHex32(t.hash))!;
-      assert.ok(record.tx instanceof Uint8Array, 'the tx is stored as bytes');
-      assert.deepEqual(Buffer.from(record.tx), encodeTx({ txHash: t.hash, ...t.tx }));
-      assert.equal(decodeTx(record.tx).txHash, t.hash);
+      assert.equal(record.tx, undefined, 'the state record does not repeat the tx');
       assert.deepEqual(
         { size: record.size, arrival: record.arrival, blockNumber: record.blockNumber },
         { size: t.size, arrival: t.arrival, blockNumber: t.blockNumber ?? null },
       );
     }
+    // A change of state rewrites the state only; the tx stays as stored.
+    const [first] = txs;
+    store.put([{ ...first!, blockNumber: 9 }]);
+    assert.equal(raw.get(toHex32(first!.hash))!.blockNumber, 9);
+    assert.deepEqual(store.readTx(first!.hash), first!.tx);
+    store.remove([first!.hash]);
+    assert.equal(store.readTx(first!.hash), undefined);
+    assert.equal(bodies.get(Buffer.from(toBytes32(first!.hash))), undefined, 'removed with its state');
     await env.close();
     const reopened = new PoolStore(stores.open(name));
-    assert.deepEqual(byHash(reopened.readAll()), byHash(txs));
+    assert.deepEqual(byHash(reopened.readAll()), byHash(txs.slice(1)));
   });
 
   test('a record of the earlier format (the tx as a JSON string) is refused with how to start afresh', async () => {

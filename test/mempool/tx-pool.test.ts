@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { Fr } from '../../src/core/field.js';
-import { txView } from '../../src/core/tx-view.js';
+import { txView, withoutProof } from '../../src/core/tx-view.js';
 import { type AddResult, TxPool, type TxPoolOptions } from '../../src/mempool/tx-pool.js';
 import type { StoreEnvironment } from '../../src/store/environment.js';
 import { add, addOk, freshTxMaker, hashes, type MadeTx, makeTx, poolStores } from './pool-fixtures.js';
@@ -236,7 +236,8 @@ describe('TxPool mined state', () => {
     assert.equal(pool.status(b.hash), 'pending');
     assert.equal(pool.status(424242n), undefined);
     assert.equal(pool.getEntry(c.hash)!.blockNumber, 9);
-    assert.deepEqual(pool.get(a.hash), a.tx);
+    assert.deepEqual(pool.getWithProof(a.hash), a.tx);
+    assert.deepEqual(pool.get(a.hash), withoutProof(a.tx), 'kept in memory without its proof');
     assert.equal(pool.pendingCount, 1);
     assert.equal(pool.pendingBytes, b.size);
     assert.deepEqual(hashes(pool.pendingInOrder()), [b.hash]);
@@ -348,7 +349,8 @@ describe('TxPool persistence', () => {
       'pending',
       'pending',
     ]);
-    assert.deepEqual(pool.get(a.hash), a.tx);
+    assert.deepEqual(pool.getWithProof(a.hash), a.tx);
+    assert.deepEqual(pool.get(a.hash), withoutProof(a.tx), 'kept in memory without its proof');
     assert.deepEqual(pool.getEntry(c.hash)!.blockNumber, 17);
 
     // The arrival counter survived: a newcomer with the same fee as a comes after it.

@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import type { ChainTips, IndexedTxEffect } from '../../src/archiver/types.js';
 import { RevertCode, type TxEffect } from '../../src/core/block.js';
 import type { Fr } from '../../src/core/field.js';
+import { withoutProof } from '../../src/core/tx-view.js';
 import { minedStatus, TX_DROPPED_ERROR, TxReceipts } from '../../src/mempool/receipts.js';
 import type { TxStatus } from '../../src/mempool/tx-pool.js';
 import { TEST_CONSTANTS } from '../helpers/tx-service-fixture.js';
@@ -63,7 +64,12 @@ describe('TxReceipts', () => {
   ]);
   const receipts = new TxReceipts({
     chain: { getTxEffect: (h) => effects.get(h), getTips: () => TIPS },
-    pool: { status: (h) => pool.get(h)?.status, get: (h) => pool.get(h)?.tx },
+    pool: {
+      status: (h) => pool.get(h)?.status,
+      // The pool keeps txs without proofs in memory and reads the whole tx from its store.
+      get: (h) => (pool.has(h) ? withoutProof(pool.get(h)!.tx) : undefined),
+      getWithProof: (h) => pool.get(h)?.tx,
+    },
     revertReasons: { get: (h) => (h === 0xa2n ? 'Assertion failed' : undefined) },
     constants: TEST_CONSTANTS,
   });
@@ -96,6 +102,11 @@ describe('TxReceipts', () => {
   test('a tx only in the pool is pending, with the tx when asked', () => {
     assert.deepEqual(receipts.receipt(pendingTx.hash, {}), { txHash: pendingTx.hash, status: 'pending' });
     assert.deepEqual(receipts.receipt(pendingTx.hash, { includePendingTx: true }), {
+      txHash: pendingTx.hash,
+      status: 'pending',
+      tx: withoutProof(pendingTx.tx),
+    });
+    assert.deepEqual(receipts.receipt(pendingTx.hash, { includePendingTx: true, includeProof: true }), {
       txHash: pendingTx.hash,
       status: 'pending',
       tx: pendingTx.tx,

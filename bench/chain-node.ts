@@ -222,14 +222,15 @@ export async function benchOnNode(name: string, node: CairnProcess, body: () => 
 export async function txFactory(client: NodeClient, firstSpec: PreparedTxSpec) {
   const first = await prepareTx(client, firstSpec);
   const { constants, expirationTimestamp } = first.tx.data;
+  const { txContext } = constants;
   const build = (spec: Omit<PreparedTxSpec, 'feeHeadroom'>): Tx =>
     buildTx({
       ...spec,
-      anchorBlockHash: constants.anchorBlockHash,
-      chainId: constants.chainId,
-      version: constants.version,
+      anchorBlockHeader: constants.anchorBlockHeader,
+      chainId: Number(txContext.chainId),
+      version: Number(txContext.version),
       expirationTimestamp,
-      maxFeesPerGas: constants.gasSettings.maxFeesPerGas,
+      maxFeesPerGas: txContext.gasSettings.maxFeesPerGas,
     }).tx;
   return { first, build };
 }

@@ -47,13 +47,13 @@ const { worldState, chain, service } = await openTxService(dir, {
 
 gc();
 const before = process.memoryUsage();
-const anchorBlockHash = chain.getBlock(0)!.hash;
+const anchorBlockHeader = chain.getBlock(0)!.header;
 // The txs travel as their wire JSON and are decoded per send, as svc_sendTx does, so the objects
 // the pool keeps are its own and the figure counts them.
 let bodies: string[] = Array.from({ length: N }, (_, i) =>
   buildTx({
     feePayer: accounts[i % accounts.length]!.address,
-    anchorBlockHash,
+    anchorBlockHeader,
     chainId: 31337,
     version: 1,
     expirationTimestamp: 2n ** 40n,

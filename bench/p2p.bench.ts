@@ -443,11 +443,11 @@ async function txValidation(): Promise<void> {
     maxBytes: 1 << 30,
   });
   try {
-    const anchor = chain.getBlock(0)!.hash;
+    const anchor = chain.getBlock(0)!.header;
     const wires = Array.from({ length: TX_MESSAGES }, (_, i) => {
       const built = buildTx({
         feePayer: payer!.address,
-        anchorBlockHash: anchor,
+        anchorBlockHeader: anchor,
         chainId: 31337,
         version: 1,
         expirationTimestamp: 2n ** 40n,

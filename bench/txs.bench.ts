@@ -95,7 +95,7 @@ await benchOnNode('txs', node, async () => {
   const batched = makeSet(N);
   const gas = first.tx.data.gasUsed;
   log(
-    `built ${2 * N} txs in ${fmt(performance.now() - buildStarted, 0)} ms (l2Gas ${gas.l2Gas}, daGas ${gas.daGas} each; max fees ${constants.gasSettings.maxFeesPerGas.feePerL2Gas}/${constants.gasSettings.maxFeesPerGas.feePerDaGas} per l2/da gas)`,
+    `built ${2 * N} txs in ${fmt(performance.now() - buildStarted, 0)} ms (l2Gas ${gas.l2Gas}, daGas ${gas.daGas} each; max fees ${constants.txContext.gasSettings.maxFeesPerGas.feePerL2Gas}/${constants.txContext.gasSettings.maxFeesPerGas.feePerDaGas} per l2/da gas)`,
   );
   // Request bodies are serialized up front too: what is timed is the node's work.
   const singleBodies = singles.map((t, i) =>

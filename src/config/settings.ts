@@ -466,8 +466,8 @@ export const SETTINGS = {
   mempoolMaxBytes: setting(
     z.number().int().min(1024),
     'int',
-    256 * 1024 * 1024,
-    'Most bytes of pending txs the mempool holds; the lowest priority fee is evicted first',
+    2 * 1024 * 1024 * 1024,
+    'Most bytes of pending txs the mempool holds (a tx is ~100-200 KB with its proof, kept on disk); the lowest priority fee is evicted first',
   ),
   contractUpdateDelay: setting(
     z.number().int().min(0, 'must be 0 or more seconds'),

@@ -40,7 +40,9 @@ function admission(options: Partial<TxPoolOptions> = {}, mined = new Map<Fr, num
         // Admission hands over the calldata and class-log hashes it computed off the event loop.
         assert.equal(opts.commitments?.calldata.length, tx.publicFunctionCalldata.length);
         assert.equal(opts.commitments?.classLogs.length, tx.contractClassLogFields.length);
-        opts.commitments!.calldata.forEach((h, i) => assert.equal(h, tx.publicFunctionCalldata[i]!.hash));
+        opts.commitments!.calldata.forEach((h, i) => {
+          assert.equal(h, tx.publicFunctionCalldata[i]!.hash);
+        });
         return { ...state.verdict, hash: opts.hash ?? computeTxHash(tx.data) };
       },
     },

@@ -311,6 +311,9 @@ export function buildTx(spec: TxSpec): { tx: Tx; hash: Fr } {
     fillPart(tail.forRollup.end, all);
     data = { ...tail, ...common };
   }
+  if (spec.proof !== undefined && spec.proof.length !== CHONK_PROOF_LENGTH * 32) {
+    throw new RangeError(`a proof is ${CHONK_PROOF_LENGTH} fields (${CHONK_PROOF_LENGTH * 32} bytes)`);
+  }
   const tx: Tx = {
     data,
     chonkProof: spec.proof ?? devProof(),

@@ -385,6 +385,11 @@ describe('buildTx: refusals', () => {
     assert.doesNotThrow(() => buildTx({ ...spec, nonRevertible: { noteHashes: many(24) } }));
   });
 
+  test("refuses a proof of any length but the ChonkProof's", () => {
+    assert.throws(() => buildTx({ ...privateSpec(), proof: Uint8Array.of(1) }), /1935 fields/);
+    assert.doesNotThrow(() => buildTx({ ...privateSpec(), proof: devProof() }));
+  });
+
   test('refuses what would be an empty slot: a zero note hash or nullifier, a log of no fields', () => {
     assert.throws(
       () => buildTx({ ...privateSpec(), noteHashes: [5n, 0n] }),

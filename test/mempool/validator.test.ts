@@ -498,6 +498,9 @@ describe('TxValidator: each reason on its own', () => {
     const lastByte = emptyChonkProof();
     lastByte[lastByte.length - 1] = 1;
     check(build({ proof: lastByte }).tx, valid);
+    // A proof cut short (only an in-process caller can make one: both wire forms fix the length)
+    // is no proof either, whatever it holds.
+    check({ ...build().tx, chonkProof: lastByte.subarray(32) }, invalid(TX_ERROR.PROOF));
     const rejecting = { realProofs: true, verify: () => false };
     check(build().tx, invalid(TX_ERROR.PROOF), { ctx: { verifier: rejecting } });
   });

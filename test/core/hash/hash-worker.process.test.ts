@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { FR_MODULUS } from '../../../src/core/field.js';
 import {
+  hashWorkerCount,
   hashWorkerRunning,
   poseidon2HashOffThread,
   stopHashWorker,
@@ -38,6 +39,18 @@ describe('poseidon2HashOffThread', () => {
     for (const fields of lists(20, 2))
       assert.equal(await poseidon2HashOffThread(fields), poseidon2Hash(fields));
     assert.equal(hashWorkerRunning(), canUseWorker);
+  });
+
+  test('large requests made together are spread over one worker per core, with the same answers', async () => {
+    // Kernel-input-sized lists (2,785 fields), as many as to keep every worker busy.
+    const big = Array.from({ length: 6 }, (_, i) => lists(1, 10 + i)[0]!.concat(lists(70, 20 + i).flat()));
+    for (const fields of big) assert.ok(fields.length > 1000);
+    const got = await Promise.all(big.map((fields) => poseidon2HashOffThread(fields)));
+    assert.deepEqual(
+      got,
+      big.map((fields) => poseidon2Hash(fields)),
+    );
+    assert.equal(hashWorkerCount(), canUseWorker ? Math.min(availableParallelism(), 8) : 0);
   });
 
   test('a value outside the field rejects with the error poseidon2Hash throws; the others are answered', async () => {

@@ -198,7 +198,7 @@ describe('a three-node network on loopback', () => {
     assert.equal(new Set(hashes).size, 1, `block ${tip}: ${hashes.join(' ')}`);
   });
 
-  test('a burst of 5,000 txs from one peer costs no slot its quorum and loses no attestation', async () => {
+  test('a burst of 1,000 txs (~100 MB) from one peer costs no slot its quorum and loses no attestation', async () => {
     const metric = async (n: CairnProcess, outcome: string) => {
       const text = await (await fetch(`${n.adminUrl}/metrics`)).text();
       const m = new RegExp(`^cairn_sequencer_outcomes_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(
@@ -208,7 +208,9 @@ describe('a three-node network on loopback', () => {
     };
     const nodes = [nodeA, nodeB, nodeC];
     const noQuorumBefore = await Promise.all(nodes.map((n) => metric(n, 'no-quorum')));
-    // 5,000 valid txs, built here with the chain's parameters fetched once.
+    // 1,000 valid txs, built here with the chain's parameters fetched once: ~100 KB each with their
+    // proofs (the reference's model), ~100 MB to gossip. Building yields now and then: each is
+    // hashed here, and a loop held for long lets the HTTP client's idle connections go stale.
     const clientC = new NodeClient(nodeC.publicUrl);
     const first = await prepareTx(clientC, { feePayer: payer!.address, protocolNullifier: randomFr() });
     const { constants, expirationTimestamp } = first.tx.data;
@@ -216,7 +218,8 @@ describe('a three-node network on loopback', () => {
     const wires = [first.wire];
     // Ten fee payers: one account's balance covers only so many pending txs.
     const payers = devAccounts(10);
-    while (wires.length < 5000) {
+    while (wires.length < 1000) {
+      if (wires.length % 50 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const { tx } = buildTx({
         feePayer: payers[wires.length % payers.length]!.address,
         protocolNullifier: randomFr(),
@@ -254,7 +257,7 @@ describe('a three-node network on loopback', () => {
         }
       }),
     );
-    assert.ok(accepted >= 4000, `C took ${accepted} of 5,000 txs: ${JSON.stringify([...refusals])}`);
+    assert.ok(accepted >= 800, `C took ${accepted} of 1,000 txs: ${JSON.stringify([...refusals])}`);
     // Four checkpoints after the burst: the slots while the others worked through it.
     const toCheckpoint = fromCheckpoint + 4;
     await until(

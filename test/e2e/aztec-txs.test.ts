@@ -12,10 +12,10 @@
 // malformed tx body is a transport error that leaves the node serving; and simulatePublicCalls of
 // a Fee Juice `balance_of_public` call returns the balance, parsed by the reference's schema.
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { NodeClient, prepareTx } from '../../src/client/node-client.js';
 import { toHex32 } from '../../src/core/field.js';

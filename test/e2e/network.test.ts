@@ -198,7 +198,7 @@ describe('a three-node network on loopback', () => {
     assert.equal(new Set(hashes).size, 1, `block ${tip}: ${hashes.join(' ')}`);
   });
 
-  test('a burst of 1,000 txs (~100 MB) from one peer costs no slot its quorum and loses no attestation', async () => {
+  test('a burst of 300 txs (~30 MB) from one peer costs no slot its quorum and loses no attestation', async () => {
     const metric = async (n: CairnProcess, outcome: string) => {
       const text = await (await fetch(`${n.adminUrl}/metrics`)).text();
       const m = new RegExp(`^cairn_sequencer_outcomes_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(
@@ -208,9 +208,11 @@ describe('a three-node network on loopback', () => {
     };
     const nodes = [nodeA, nodeB, nodeC];
     const noQuorumBefore = await Promise.all(nodes.map((n) => metric(n, 'no-quorum')));
-    // 1,000 valid txs, built here with the chain's parameters fetched once: ~100 KB each with their
-    // proofs (the reference's model), ~100 MB to gossip. Building yields now and then: each is
-    // hashed here, and a loop held for long lets the HTTP client's idle connections go stale.
+    // 300 valid txs, built here with the chain's parameters fetched once: ~100 KB each with their
+    // proofs (the reference's model), ~30 MB to gossip, and each node hashes every one (~430
+    // Poseidon2 permutations, 5-15 ms): seconds of work per node, which three nodes and L1 on two
+    // cores share with the slots' consensus. Building yields now and then: each is hashed here,
+    // and a loop held for long lets the HTTP client's idle connections go stale.
     const clientC = new NodeClient(nodeC.publicUrl);
     const first = await prepareTx(clientC, { feePayer: payer!.address, protocolNullifier: randomFr() });
     const { constants, expirationTimestamp } = first.tx.data;
@@ -218,7 +220,7 @@ describe('a three-node network on loopback', () => {
     const wires = [first.wire];
     // Ten fee payers: one account's balance covers only so many pending txs.
     const payers = devAccounts(10);
-    while (wires.length < 1000) {
+    while (wires.length < 300) {
       if (wires.length % 50 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const { tx } = buildTx({
         feePayer: payers[wires.length % payers.length]!.address,
@@ -257,7 +259,7 @@ describe('a three-node network on loopback', () => {
         }
       }),
     );
-    assert.ok(accepted >= 800, `C took ${accepted} of 1,000 txs: ${JSON.stringify([...refusals])}`);
+    assert.ok(accepted >= 240, `C took ${accepted} of 300 txs: ${JSON.stringify([...refusals])}`);
     // Four checkpoints after the burst: the slots while the others worked through it.
     const toCheckpoint = fromCheckpoint + 4;
     await until(

@@ -5,7 +5,7 @@
 import { CONTRACT_CLASS_LOG_SIZE_IN_FIELDS } from './block.js';
 import type { GasFees } from './block-header.js';
 import type { Fr } from './field.js';
-import { poseidon2Hash, poseidon2HashWithSeparator } from './hash/poseidon2.js';
+import { poseidon2Hash } from './hash/poseidon2.js';
 
 export type { Gas, GasSettings } from './kernel/public-inputs.js';
 export type { GasFees };
@@ -47,6 +47,7 @@ export const MAX_PROCESSABLE_L2_GAS = 6_540_000;
 // Domain separators (reference constants).
 export const PUBLIC_CALLDATA_SEPARATOR = 2_760_353_947;
 
+export { emptyGas } from './kernel/public-inputs.js';
 /**
  * A tx as the node holds it: the reference's model (src/core/kernel/): the private kernel tail's
  * public inputs, the proof, and the class logs' fields and public calldata its hashes commit to.
@@ -54,18 +55,27 @@ export const PUBLIC_CALLDATA_SEPARATOR = 2_760_353_947;
  */
 export type { TxBody as Tx } from './kernel/tx.js';
 
-export const emptyGas = (): Gas => ({ daGas: 0, l2Gas: 0 });
+/** What a public call's calldata hash is Poseidon2 of: its separator, then the calldata. */
+export const calldataHashInput = (values: readonly Fr[]): Fr[] => [
+  BigInt(PUBLIC_CALLDATA_SEPARATOR),
+  ...values,
+];
 
 /** The hash of a public call's calldata. */
 export function calldataHash(values: readonly Fr[]): Fr {
-  return poseidon2HashWithSeparator(values, PUBLIC_CALLDATA_SEPARATOR);
+  return poseidon2Hash(calldataHashInput(values));
+}
+
+/** What a contract class log's hash is Poseidon2 of: its fields, zero padded to their full size. */
+export function contractClassLogHashInput(fields: readonly Fr[]): Fr[] {
+  const padded = [...fields];
+  while (padded.length < CONTRACT_CLASS_LOG_SIZE_IN_FIELDS) padded.push(0n);
+  return padded;
 }
 
 /** The hash of a contract class log's fields, zero padded to their full size. */
 export function contractClassLogHash(fields: readonly Fr[]): Fr {
-  const padded = [...fields];
-  while (padded.length < CONTRACT_CLASS_LOG_SIZE_IN_FIELDS) padded.push(0n);
-  return poseidon2Hash(padded);
+  return poseidon2Hash(contractClassLogHashInput(fields));
 }
 
 /** The most a tx can be charged: gas limits (teardown included) times max fees per gas. */

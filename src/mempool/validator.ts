@@ -17,7 +17,9 @@ import { CHONK_PROOF_LENGTH, PROTOCOL_CONTRACTS_HASH, VK_TREE_ROOT } from '../co
 import { computeTxHash } from '../core/kernel/tx-hash.js';
 import {
   calldataHash,
+  calldataHashInput,
   contractClassLogHash,
+  contractClassLogHashInput,
   type Gas,
   MAX_CONTRACT_CLASS_LOGS_PER_TX,
   MAX_ENQUEUED_CALLS_PER_TX,
@@ -29,7 +31,6 @@ import {
   MAX_PROCESSABLE_L2_GAS,
   MAX_TX_SIZE_BYTES,
   PRIVATE_TX_L2_GAS_OVERHEAD,
-  PUBLIC_CALLDATA_SEPARATOR,
   PUBLIC_TX_L2_GAS_OVERHEAD,
   TX_DA_GAS_OVERHEAD,
   type Tx,
@@ -78,18 +79,9 @@ export interface CommitmentHashes {
  */
 export async function commitmentHashesOffThread(tx: Tx): Promise<CommitmentHashes> {
   const [calldata, classLogs] = await Promise.all([
+    Promise.all(tx.publicFunctionCalldata.map((c) => poseidon2HashOffThread(calldataHashInput(c.values)))),
     Promise.all(
-      tx.publicFunctionCalldata.map((c) =>
-        poseidon2HashOffThread([BigInt(PUBLIC_CALLDATA_SEPARATOR), ...c.values]),
-      ),
-    ),
-    Promise.all(
-      tx.contractClassLogFields.map((l) =>
-        poseidon2HashOffThread([
-          ...l.fields,
-          ...new Array<Fr>(Math.max(0, CONTRACT_CLASS_LOG_SIZE_IN_FIELDS - l.fields.length)).fill(0n),
-        ]),
-      ),
+      tx.contractClassLogFields.map((l) => poseidon2HashOffThread(contractClassLogHashInput(l.fields))),
     ),
   ]);
   return { calldata, classLogs };
@@ -195,7 +187,7 @@ function checkData(
   if (claimedHash !== undefined && claimedHash !== hash) reasons.push(TX_ERROR.INCORRECT_HASH);
   const view = txView(tx);
   // The kernel puts the tx request's hash first among the nullifiers: what makes a replay a double spend.
-  if (view.nonRevertible.nullifiers.length === 0 || firstNullifierSlot(tx) === 0n) {
+  if (firstNullifierSlot(tx) === 0n) {
     reasons.push(TX_ERROR.NO_PROTOCOL_NULLIFIER);
   }
   for (const [what, count, max] of TX_MAXIMA) {

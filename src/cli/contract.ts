@@ -340,8 +340,8 @@ export function addContractCommand(program: Command): void {
   const contract = program
     .command('contract')
     .description(
-      'Deploy, call and read contracts from compiled artifacts on a running node.\n' +
-        "A dev tool: its txs' private parts (the publication logs and nullifiers a wallet's private calls\n" +
+      'Deploy, call and read contracts from compiled artifacts on a running node. ' +
+        "A dev tool: its txs' private parts (the publication logs and nullifiers a wallet's private calls " +
         'would emit) are made up and carry a dev proof; only public functions run.',
     )
     .addHelpText(

@@ -138,8 +138,8 @@ export function addTxCommand(program: Command): void {
   program
     .command('tx')
     .description(
-      "Build a valid tx for a running node's chain (anchor block header, chain id, fees) and print or send it.\n" +
-        'A dev tool: the private side effects are made up as asked and the proof is a dev proof, which only a\n' +
+      "Build a valid tx for a running node's chain (anchor block header, chain id, fees) and print or send it. " +
+        'A dev tool: the private side effects are made up as asked and the proof is a dev proof, which only a ' +
         'node without real proofs accepts; real private txs come from a wallet (aztec.js).',
     )
     .addOption(rpcUrlOption())

@@ -1,6 +1,6 @@
 // The reference's published contract artifacts (Token, AuthRegistry, AvmTest, ...), version 4.1.2,
 // fetched from the npm registry into a git-ignored cache, `.cache/artifacts/<package>@<version>/`.
-// The running node needs the AuthRegistry's bytecode (node/protocol-artifacts.ts), the CLI names
+// The running node needs the genesis contracts' bytecode (node/genesis-artifacts.ts), the CLI names
 // cached artifacts in its examples, and the tests and benches run the others. Artifacts are never
 // committed; `node scripts/fetch-artifacts.mjs` is the command-line front of this module.
 //
@@ -59,6 +59,7 @@ export const ARTIFACT_PACKAGES: Record<string, ArtifactPackage> = {
       'artifacts/token_contract-Token.json',
       'artifacts/auth_registry_contract-AuthRegistry.json',
       'artifacts/nft_contract-NFT.json',
+      'artifacts/sponsored_fpc_contract-SponsoredFPC.json',
     ],
   },
   '@aztec/noir-test-contracts.js@4.1.2': {
@@ -80,6 +81,9 @@ export const ARTIFACT_PACKAGES: Record<string, ArtifactPackage> = {
       'artifacts/AuthRegistry.json',
       'artifacts/FeeJuice.json',
       'artifacts/ContractInstanceRegistry.json',
+      'artifacts/ContractClassRegistry.json',
+      'artifacts/MultiCallEntrypoint.json',
+      'artifacts/PublicChecks.json',
     ],
   },
 };

@@ -193,7 +193,7 @@ export function aztecTxMethods({ txs }: AztecTxApiPorts): RpcMethod[] {
       resultName: 'output',
       result: referenceSimulationOutput,
       handler: async ({ body }, skip) => {
-        const out = await txs.simulatePublicCalls(body, skip ?? false);
+        const out = await txs.simulatePublicCalls(body, skip ?? false, {}, 'structure');
         const { revertReason, revertData, ...rest } = out;
         return {
           ...rest,

@@ -38,6 +38,8 @@ export interface BannerFacts {
   epochDuration: number;
   clock: string;
   accounts: readonly { index: number; address: bigint; balance: bigint }[];
+  /** The reference's initial test accounts and SponsoredFPC are funded at genesis (testAccounts). */
+  testAccounts: boolean;
 }
 
 /** `url`, with the bound address when it says more (0.0.0.0 answers on every interface). */
@@ -53,6 +55,10 @@ export function startBanner(
   const rows: [string, string][] = [
     ['public JSON-RPC', `${where(f.public)}  svc_*, node_*; status page at /`],
     ['admin JSON-RPC', `${where(f.admin)}  svcAdmin_*, nodeAdmin_*, svcDev_*; /metrics`],
+    [
+      'aztec.js',
+      `${f.public.url}/aztec  the reference node's API${f.testAccounts ? '; its initial test accounts and the SponsoredFPC are funded' : ''}`,
+    ],
     [
       'L1',
       `${f.l1.rpcUrl}  ${f.l1.embedded ? 'embedded anvil' : 'external'}, chain id ${f.l1.chainId}, rollup ${f.l1.rollup}`,
@@ -99,6 +105,8 @@ export function startBanner(
         ? {}
         : { resumedAfterL1Block: Number(resumed.l1Block), downSeconds: resumed.downSeconds }),
       devAccounts: f.accounts.map((a) => toHex32(a.address)),
+      aztecUrl: `${f.public.url}/aztec`,
+      testAccounts: f.testAccounts,
     },
   };
 }

@@ -135,6 +135,7 @@ export async function serve(
     epochDuration: node.constants.epochDuration,
     clock: config.clock,
     accounts: devAccounts(config.devAccounts),
+    testAccounts: config.testAccounts,
   });
   logger.info({ facts: banner.fields }, banner.text);
 

@@ -481,6 +481,12 @@ export const SETTINGS = {
     10,
     'Dev accounts prefunded with Fee Juice at genesis (printed at start); part of the genesis state, so every node of a chain needs the same value',
   ),
+  testAccounts: setting(
+    z.boolean(),
+    'bool',
+    true,
+    "Prefund at genesis, as the reference's local network does, its three initial test accounts and the SponsoredFPC with 10^22 Fee Juice each, so that aztec.js wallets can deploy accounts and pay fees; part of the genesis state, so every node of a chain needs the same value",
+  ),
   txPublicSetupAllowListExtend: setting(
     z.array(allowedElement),
     'json',
@@ -620,4 +626,5 @@ export const GROUP_OF: Record<SettingKey, SettingGroup> = {
   worldStateHistoryBlocks: 'worldState',
   devValidators: 'dev',
   devAccounts: 'dev',
+  testAccounts: 'dev',
 };

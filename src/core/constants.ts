@@ -17,6 +17,9 @@ export const PROTOCOL_CONTRACT_ADDRESSES = {
  */
 export const AUTH_REGISTRY_ADDRESS = 1n;
 
+/** The PublicChecks contract (timestamp and block-number checks other contracts call), on the AVM. */
+export const PUBLIC_CHECKS_ADDRESS = 6n;
+
 export type ProtocolContractAddresses = { [K in keyof typeof PROTOCOL_CONTRACT_ADDRESSES]: bigint };
 
 /** A public function allowed in a transaction's setup phase. */

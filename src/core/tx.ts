@@ -27,6 +27,14 @@ export {
 
 // Gas constants (docs/transactions.md).
 export const MAX_TX_LIFETIME = 86_400n;
+
+/**
+ * Whether a tx that expires at `expiration` is too late for block `blockNumber` at `timestamp`.
+ * Block 1 takes any tx, as the reference's: a tx built on a fresh chain anchors at the genesis
+ * header, whose timestamp is 0, so its wallet-set expiration (anchor + lifetime) is long past.
+ */
+export const expiredFor = (expiration: bigint, blockNumber: number, timestamp: bigint): boolean =>
+  blockNumber > 1 && expiration < timestamp;
 /** A serialized tx may be at most this many bytes (512 KiB). */
 export const MAX_TX_SIZE_BYTES = 512 * 1024;
 

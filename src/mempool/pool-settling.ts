@@ -121,7 +121,10 @@ export class PoolSettling {
     const drop = findUnincludable(
       pool.pendingInOrder(),
       worldState.at(worldState.latestBlockNumber),
-      slotStart(this.o.fees.last.slot, this.o.constants),
+      {
+        blockNumber: worldState.latestBlockNumber + 1,
+        slotStart: slotStart(this.o.fees.last.slot, this.o.constants),
+      },
       landed === undefined ? undefined : new Set(pool.conflictsOf(landed)),
     );
     if (drop.length === 0) return;

@@ -43,6 +43,14 @@ export interface PublicSimulationOutput {
   debugLogs: never[];
 }
 
+/**
+ * What a simulated tx is checked for before it runs: 'all' the rules a sent tx meets (the seeds'
+ * svc_simulatePublicCalls: a tx that could not be included is an error), or only its size and
+ * structure ('structure': the reference's node_simulatePublicCalls runs any well-formed tx, and a
+ * wallet's read-only calls come without expiration, proof or funds).
+ */
+export type SimulationChecks = 'all' | 'structure';
+
 export class TxSimulator {
   constructor(
     private readonly o: Pick<NetworkRules, 'constants' | 'chainId' | 'rollupVersion'> & {
@@ -93,6 +101,7 @@ export class TxSimulator {
     tx: Tx,
     skipFeeEnforcement: boolean,
     overrides: SimulationOverrides,
+    checks: SimulationChecks = 'all',
   ): Promise<PublicSimulationOutput> {
     const context = await this.o.contexts.latest(false);
     const { fees, slot } = await this.o.fees.reading();
@@ -108,7 +117,7 @@ export class TxSimulator {
       tx,
       undefined,
       { ...context, state: fork, nextBlockNumber: fork.blockNumber + 1 },
-      { isSimulation: true, skipFeeEnforcement },
+      { isSimulation: true, skipFeeEnforcement, structureOnly: checks === 'structure' },
     );
     if (validation.result === 'invalid') throw txRejected(validation.reason);
     const globalVariables: GlobalVariables = {

@@ -24,7 +24,12 @@ import { type MinFeeSource, MinFees } from './min-fees.js';
 import { PoolSettling } from './pool-settling.js';
 import { type ReceiptOptions, type TxReceipt, TxReceipts } from './receipts.js';
 import { RevertReasons } from './revert-reasons.js';
-import { type PublicSimulationOutput, type SimulationOverrides, TxSimulator } from './simulation.js';
+import {
+  type PublicSimulationOutput,
+  type SimulationChecks,
+  type SimulationOverrides,
+  TxSimulator,
+} from './simulation.js';
 import { type PoolEntry, TxPool } from './tx-pool.js';
 import { PoolTxSource } from './tx-source.js';
 import { ValidationContexts } from './validation-context.js';
@@ -267,13 +272,15 @@ export class TxService {
 
   /**
    * Runs the tx on a fork of the latest state with the next block's globals (zero coinbase and
-   * fee recipient); overrides touch only the fork. A tx that cannot be included is an error.
+   * fee recipient); overrides touch only the fork. A tx that cannot be included is an error,
+   * unless `checks` is 'structure' (the reference API's way: see SimulationChecks).
    */
   simulatePublicCalls(
     tx: Tx,
     skipFeeEnforcement: boolean,
     overrides: SimulationOverrides = {},
+    checks: SimulationChecks = 'all',
   ): Promise<PublicSimulationOutput> {
-    return this.#simulator.simulatePublicCalls(tx, skipFeeEnforcement, overrides);
+    return this.#simulator.simulatePublicCalls(tx, skipFeeEnforcement, overrides, checks);
   }
 }

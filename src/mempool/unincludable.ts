@@ -4,6 +4,7 @@
 // pool must not stall the node after every block.
 
 import type { Fr } from '../core/field.js';
+import { expiredFor } from '../core/tx.js';
 import { txView } from '../core/tx-view.js';
 import { TreeId, type WorldStateReader } from '../world-state/types.js';
 import type { PoolEntry } from './tx-pool.js';
@@ -16,12 +17,12 @@ export interface Unincludable {
 /**
  * `pending` in pool order; `spent`: the pending txs known to spend a nullifier that landed since
  * the last look, or undefined to look each pending tx's nullifiers up in `state`'s tree;
- * `nextSlotStart`: a tx expiring before it is expired.
+ * `next`: the next block's number and its slot's start (a tx expiring before it is expired).
  */
 export function findUnincludable(
   pending: readonly PoolEntry[],
   state: Pick<WorldStateReader, 'findLeaf'>,
-  nextSlotStart: bigint,
+  next: { blockNumber: number; slotStart: bigint },
   spent: ReadonlySet<Fr> | undefined,
 ): Unincludable[] {
   const anchorKnown = new Map<Fr, boolean>();
@@ -42,7 +43,7 @@ export function findUnincludable(
         : spent.has(entry.hash);
     if (isSpent) {
       drop.push({ hash: entry.hash, why: 'a nullifier of it is now in the chain' });
-    } else if (data.expirationTimestamp < nextSlotStart) {
+    } else if (expiredFor(data.expirationTimestamp, next.blockNumber, next.slotStart)) {
       drop.push({ hash: entry.hash, why: 'expired' });
     } else if (!hasAnchor(txView(entry.tx).anchorBlockHash)) {
       drop.push({ hash: entry.hash, why: 'its anchor block is no longer in the chain' });

@@ -20,6 +20,7 @@ import {
   calldataHashInput,
   contractClassLogHash,
   contractClassLogHashInput,
+  expiredFor,
   type Gas,
   MAX_CONTRACT_CLASS_LOGS_PER_TX,
   MAX_ENQUEUED_CALLS_PER_TX,
@@ -59,6 +60,12 @@ export interface ValidationOptions {
   isSimulation?: boolean;
   /** Fees per gas and the fee payer's balance are not checked. */
   skipFeeEnforcement?: boolean;
+  /**
+   * Only size and structure, what execution needs to be safe: the reference's
+   * `simulatePublicCalls` runs the public part of a tx as the wallet made it (a wallet's
+   * read-only simulation has no expiration, no proof and may spend anything).
+   */
+  structureOnly?: boolean;
   /** `computeTxHash(tx.data)`, when the caller has computed it already (off the event loop). */
   hash?: Fr;
   /** The hashes of the tx's calldata and class logs, when the caller has computed them (ditto). */
@@ -290,6 +297,9 @@ export class TxValidator {
 
       if (txSize(tx) > MAX_TX_SIZE_BYTES) invalid.push(TX_ERROR.SIZE);
       checkData(tx, hash, claimedHash, options.commitments, invalid);
+      if (options.structureOnly) {
+        return invalid.length > 0 ? { result: 'invalid', reason: invalid, hash } : { result: 'valid', hash };
+      }
 
       if (data.chainId !== BigInt(ctx.chainId)) invalid.push(TX_ERROR.CHAIN_ID);
       if (data.version !== BigInt(ctx.rollupVersion)) invalid.push(TX_ERROR.VERSION);
@@ -300,7 +310,7 @@ export class TxValidator {
       if (ctx.state.findLeaf(TreeId.ARCHIVE, data.anchorBlockHash) === undefined) {
         invalid.push(TX_ERROR.BLOCK_HEADER);
       }
-      if (ctx.nextBlockNumber > 1 && data.expirationTimestamp < ctx.nextSlotTimestamp)
+      if (expiredFor(data.expirationTimestamp, ctx.nextBlockNumber, ctx.nextSlotTimestamp))
         invalid.push(TX_ERROR.EXPIRED);
 
       const limits = settings.gasLimits;

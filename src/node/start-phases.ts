@@ -12,9 +12,10 @@ import type { Config } from '../config/settings.js';
 import { DEFAULT_SETUP_ALLOW_LIST } from '../core/constants.js';
 import { toHex32 } from '../core/field.js';
 import { type L1RollupConstants, slotAt } from '../core/time.js';
-import { type AvmProtocolContract, withAvmProtocolContracts } from '../execution/avm-protocol-contracts.js';
 import { devAccounts, devAccountsGenesisData } from '../execution/dev-accounts.js';
 import type { ExecutionOptions } from '../execution/executor.js';
+import { GenesisContracts } from '../execution/genesis-contracts.js';
+import { testAccountsGenesisData } from '../execution/test-accounts.js';
 import type { L1Connection } from '../l1/connect.js';
 import { DEFAULT_DEPLOYER_PRIVATE_KEY } from '../l1/deploy.js';
 import { FeeOracle } from '../l1/fee-oracle.js';
@@ -48,10 +49,10 @@ import { type Consensus, type GossipNetwork, startConsensus } from './consensus.
 import type { DataDir } from './data-dir.js';
 import { DevOperations } from './dev.js';
 import { FunctionSignatureBook } from './function-signatures.js';
+import { loadGenesisContracts } from './genesis-artifacts.js';
 import { L1Health } from './l1-health.js';
 import { NodeMetrics } from './metrics.js';
 import type { NodeQueries } from './node-api.js';
-import { loadAvmProtocolContracts } from './protocol-artifacts.js';
 import { SNAPSHOT_DATABASES, SnapshotUploader, verifyRestoredSnapshot } from './snapshots.js';
 import { type Clock, Lifecycle, NodeStatus } from './status.js';
 import type { Teardown } from './teardown.js';
@@ -80,7 +81,8 @@ export interface Stores {
   adminStore: AdminConfigStore;
   worldState: WorldState;
   keys: ValidatorKeys;
-  avmProtocolContracts: AvmProtocolContract[];
+  /** The protocol contracts and the SponsoredFPC, known from genesis. */
+  genesisContracts: GenesisContracts;
 }
 
 /**
@@ -96,19 +98,22 @@ export async function openStores(ctx: StartContext): Promise<Stores> {
   const { config } = ctx;
   ctx.restored = await restoreSnapshotIfAsked(config, dataDir, logger);
   signal?.throwIfAborted();
-  // The AuthRegistry's bytecode, before anything touches L1: without it this node would
+  // The genesis contracts' bytecode, before anything touches L1: without it this node would
   // execute txs differently from the rest of the network.
-  const avmProtocolContracts = await loadAvmProtocolContracts(logger);
+  const genesisContracts = new GenesisContracts(await loadGenesisContracts(logger));
   signal?.throwIfAborted();
   const worldState = await WorldState.open(openEnvironment(dataDir.path, 'world-state'), {
     historyBlocks: config.worldStateHistoryBlocks,
-    genesisPublicData: devAccountsGenesisData(devAccounts(config.devAccounts)),
+    genesisPublicData: [
+      ...devAccountsGenesisData(devAccounts(config.devAccounts)),
+      ...(config.testAccounts ? testAccountsGenesisData() : []),
+    ],
     genesisBlockHash: genesisBlockHashOf,
   });
   teardown.add('worldState', () => worldState.close());
   const keystorePath = config.keystorePath ?? join(dataDir.path, 'keystore.json');
   const keys = new ValidatorKeys(keystorePath, openKeystore(config, keystorePath, logger));
-  return { nodeStore, adminStore, worldState, keys, avmProtocolContracts };
+  return { nodeStore, adminStore, worldState, keys, genesisContracts };
 }
 
 /** A restored snapshot that did not check out must not be mistaken for this node's data. */
@@ -209,7 +214,7 @@ export function buildChain(ctx: StartContext, stores: Stores, l1: L1Parts): Chai
   const execution: ExecutionOptions = {
     updateDelay: config.contractUpdateDelay,
     feeJuicePortal: l1.l1.addresses.feeJuicePortalAddress,
-    contracts: withAvmProtocolContracts(publicContractsOf(chain), stores.avmProtocolContracts),
+    contracts: stores.genesisContracts.forPublicExecution(publicContractsOf(chain)),
   };
   const txs = new TxService({
     env: mempoolStore,
@@ -498,7 +503,7 @@ export function buildApiParts(
     s3: s3SettingsOf(config),
     logger: logger.child({ component: 'snapshot' }),
   });
-  const queries = newQueries(chain.chain, worldState, rollup, constants, consensus);
+  const queries = newQueries(chain.chain, worldState, rollup, constants, consensus, stores.genesisContracts);
   const lifecycle = new Lifecycle();
   const signatures = new FunctionSignatureBook(stores.nodeStore);
   const info = new NodeStatus({
@@ -525,6 +530,7 @@ function newQueries(
   rollup: RollupClient,
   constants: L1RollupConstants,
   consensus: Consensus,
+  genesisContracts: GenesisContracts,
 ): NodeQueries {
   const chainQueries = new ChainQueries(chain, constants);
   const stateQueries = new StateQueries(worldState, chainQueries, () => chain.latestBlockNumber);
@@ -533,7 +539,7 @@ function newQueries(
     chain: chainQueries,
     state: stateQueries,
     logs: new LogQueries(chain, resolve),
-    contracts: new ContractQueries(chain, resolve),
+    contracts: new ContractQueries(chain, resolve, genesisContracts),
     messages: new MessageQueries(chain, stateQueries, rollup, constants),
     validators: new ValidatorQueries(consensus, rollup, constants),
   };

@@ -21,7 +21,7 @@ import {
 import type { Fr } from '../core/field.js';
 import { accumulateCheckpointOutHashes, computeCheckpointOutHash } from '../core/out-hash.js';
 import { epochOfSlot, type L1RollupConstants, slotAt, slotStart } from '../core/time.js';
-import type { Tx } from '../core/tx.js';
+import { expiredFor, type Tx } from '../core/tx.js';
 import { BlockBuilder } from '../execution/block-builder.js';
 import { ContractsInBlock } from '../execution/contracts-in-block.js';
 import {
@@ -542,7 +542,7 @@ export class Sequencer {
       const max = tx.data.constants.txContext.gasSettings.maxFeesPerGas;
       if (max.feePerL2Gas < globals.gasFees.feePerL2Gas || max.feePerDaGas < globals.gasFees.feePerDaGas)
         continue;
-      if (tx.data.expirationTimestamp < globals.timestamp) continue;
+      if (expiredFor(tx.data.expirationTimestamp, globals.blockNumber, globals.timestamp)) continue;
       let result: TxExecutionResult;
       try {
         result = executeTx(builder.fork, tx, hash, globals, execution);

@@ -22,6 +22,7 @@ const facts: BannerFacts = {
   epochDuration: 4,
   clock: 'realtime',
   accounts: devAccounts(10),
+  testAccounts: true,
 };
 
 test('the block: the README shows the same rows, in the same order', () => {

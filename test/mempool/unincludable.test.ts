@@ -51,12 +51,15 @@ function state(
   };
 }
 
+/** The next block: block 5, in a slot starting at 1,000. */
+const NEXT = { blockNumber: 5, slotStart: 1_000n };
+
 describe('findUnincludable', () => {
   test('without the new nullifiers, each pending tx is looked up in the nullifier tree', () => {
     const spent = entry([0x10n, 0x11n]);
     const fresh = entry([0x20n]);
     const s = state([0x11n], [SEVEN_HASH]);
-    assert.deepEqual(findUnincludable([spent, fresh], s, 1_000n, undefined), [
+    assert.deepEqual(findUnincludable([spent, fresh], s, NEXT, undefined), [
       { hash: spent.hash, why: 'a nullifier of it is now in the chain' },
     ]);
     assert.equal(s.lookups.get(TreeId.NULLIFIER), 3);
@@ -66,7 +69,7 @@ describe('findUnincludable', () => {
     const spent = entry([0x30n]);
     const fresh = entry([0x31n]);
     const s = state([0x31n], [SEVEN_HASH]);
-    assert.deepEqual(findUnincludable([spent, fresh], s, 1_000n, new Set([spent.hash])), [
+    assert.deepEqual(findUnincludable([spent, fresh], s, NEXT, new Set([spent.hash])), [
       { hash: spent.hash, why: 'a nullifier of it is now in the chain' },
     ]);
     assert.equal(s.lookups.get(TreeId.NULLIFIER), undefined);
@@ -75,16 +78,29 @@ describe('findUnincludable', () => {
   test('a tx expiring before the next slot starts is expired; one expiring at its start is not', () => {
     const early = entry([0x40n], 999n);
     const atStart = entry([0x41n], 1_000n);
-    assert.deepEqual(findUnincludable([early, atStart], state([], [SEVEN_HASH]), 1_000n, new Set()), [
+    assert.deepEqual(findUnincludable([early, atStart], state([], [SEVEN_HASH]), NEXT, new Set()), [
       { hash: early.hash, why: 'expired' },
     ]);
+  });
+
+  test('block 1 takes any tx: one anchored at genesis (timestamp 0) is not expired on a fresh chain', () => {
+    const fromGenesis = entry([0x42n], 86_399n);
+    const s = state([], [SEVEN_HASH]);
+    assert.deepEqual(
+      findUnincludable([fromGenesis], s, { blockNumber: 1, slotStart: 1_795_906_183n }, new Set()),
+      [],
+    );
+    assert.deepEqual(
+      findUnincludable([fromGenesis], s, { blockNumber: 2, slotStart: 1_795_906_183n }, new Set()),
+      [{ hash: fromGenesis.hash, why: 'expired' }],
+    );
   });
 
   test('a tx whose anchor block is gone leaves; each distinct anchor is looked up once', () => {
     const txs = [entry([0x50n], 2_000n, SEVEN), entry([0x51n], 2_000n, EIGHT), entry([0x52n], 2_000n, EIGHT)];
     const s = state([], [SEVEN_HASH]);
     assert.deepEqual(
-      findUnincludable(txs, s, 1_000n, new Set()),
+      findUnincludable(txs, s, NEXT, new Set()),
       txs.slice(1).map((t) => ({ hash: t.hash, why: 'its anchor block is no longer in the chain' })),
     );
     assert.equal(s.lookups.get(TreeId.ARCHIVE), 2);
@@ -92,7 +108,7 @@ describe('findUnincludable', () => {
 
   test('a spent nullifier is the reason given before expiry', () => {
     const both = entry([0x60n], 1n);
-    assert.deepEqual(findUnincludable([both], state([0x60n], []), 1_000n, undefined), [
+    assert.deepEqual(findUnincludable([both], state([0x60n], []), NEXT, undefined), [
       { hash: both.hash, why: 'a nullifier of it is now in the chain' },
     ]);
   });

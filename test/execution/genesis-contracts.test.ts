@@ -1,0 +1,64 @@
+// GenesisContracts: lookups by address and class id, and the view public execution gets, where
+// the contracts cairn runs natively are left to the native path and the rest take precedence
+// over the published index.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type ContractClassPublic, DEFAULT_PUBLIC_KEYS } from '../../src/core/contracts.js';
+import type { PublicContracts } from '../../src/execution/avm-calls.js';
+import { type GenesisContract, GenesisContracts } from '../../src/execution/genesis-contracts.js';
+
+function contract(name: string, address: bigint, classId: bigint, code: number): GenesisContract {
+  const contractClass: ContractClassPublic = {
+    id: classId,
+    version: 1,
+    artifactHash: 0n,
+    privateFunctionsRoot: 0n,
+    packedBytecode: new Uint8Array([code]),
+    privateFunctions: [],
+    utilityFunctions: [],
+  };
+  return {
+    name,
+    contractClass,
+    instance: {
+      version: 1,
+      salt: 1n,
+      deployer: address,
+      originalContractClassId: classId,
+      currentContractClassId: classId,
+      initializationHash: 0n,
+      publicKeys: DEFAULT_PUBLIC_KEYS,
+      address,
+    },
+  };
+}
+
+const auth = contract('AuthRegistry', 1n, 0xa1n, 1);
+const feeJuice = contract('FeeJuice', 5n, 0xf5n, 5);
+const fpc = contract('SponsoredFPC', 0x9a4dn, 0x2a70n, 9);
+const genesis = new GenesisContracts([auth, feeJuice, fpc]);
+
+const base: PublicContracts = {
+  instance: (address) =>
+    address === 0x77n ? { deployer: 0n, originalClassId: 0x70n, initializationHash: 3n } : undefined,
+  bytecode: (classId) => (classId === 0x70n ? new Uint8Array([7]) : undefined),
+};
+
+test('instances by address and classes by id, native ones included', () => {
+  assert.equal(genesis.instance(5n), feeJuice.instance);
+  assert.equal(genesis.instance(0x9a4dn), fpc.instance);
+  assert.equal(genesis.instance(0x77n), undefined);
+  assert.equal(genesis.contractClass(0xf5n), feeJuice.contractClass);
+  assert.equal(genesis.contractClass(0x70n), undefined);
+});
+
+test('public execution sees the AVM ones over the index, and not the natively run ones', () => {
+  const view = genesis.forPublicExecution(base);
+  assert.deepEqual(view.instance(1n), { deployer: 1n, originalClassId: 0xa1n, initializationHash: 0n });
+  assert.deepEqual(view.bytecode(0x2a70n), new Uint8Array([9]));
+  assert.equal(view.instance(5n), undefined);
+  assert.equal(view.bytecode(0xf5n), undefined);
+  assert.deepEqual(view.instance(0x77n), { deployer: 0n, originalClassId: 0x70n, initializationHash: 3n });
+  assert.deepEqual(view.bytecode(0x70n), new Uint8Array([7]));
+  assert.equal(new GenesisContracts().forPublicExecution(undefined).instance(1n), undefined);
+});

@@ -5,6 +5,8 @@
 // app-logic calls and teardown on top of a journal mark (a failure of either reverts both, with
 // the revertible private effects); then the fee — billed gas times the effective fee per gas —
 // moves from the fee payer's Fee Juice balance to the block's fee recipient.
+
+import { noteHashNonce, uniqueNoteHash } from '../avm/journal.js';
 import { type ContractClassLog, RevertCode, type TxEffect } from '../core/block.js';
 import type { GlobalVariables } from '../core/block-header.js';
 import { DEFAULT_UPDATE_DELAY } from '../core/contracts.js';
@@ -283,7 +285,21 @@ export function executeTx(
 
   const appMark = journal.mark();
   const avmAppMark = avm.mark();
-  countPrivate([data.nonRevertible, data.revertible]);
+  // Revertible note hashes come from private siloed but not unique (private cannot know where they
+  // land): each takes its nonce here, after the non-revertible ones and those setup emitted, in
+  // the reference's order.
+  const setupNoteHashes = avm.noteHashes.length;
+  const firstNullifier = data.nonRevertible.nullifiers[0] ?? 0n;
+  const revertible: TxSideEffects = {
+    ...data.revertible,
+    noteHashes: data.revertible.noteHashes.map((siloed, j) =>
+      uniqueNoteHash(
+        noteHashNonce(firstNullifier, data.nonRevertible.noteHashes.length + setupNoteHashes + j),
+        siloed,
+      ),
+    ),
+  };
+  countPrivate([data.nonRevertible, revertible]);
   phase = 'app';
   let revertReason: string | undefined;
   try {
@@ -355,12 +371,18 @@ export function executeTx(
     journal.write(recipientSlot, journal.read(recipientSlot) + fee);
   }
 
-  const parts: TxSideEffects[] = revertReason ? [data.nonRevertible] : [data.nonRevertible, data.revertible];
+  const parts: TxSideEffects[] = revertReason ? [data.nonRevertible] : [data.nonRevertible, revertible];
   const effect: TxEffect = {
     revertCode: revertReason ? RevertCode.REVERTED : RevertCode.OK,
     txHash,
     transactionFee: fee,
-    noteHashes: [...parts.flatMap((p) => p.noteHashes), ...avm.noteHashes],
+    // In the order they were made: non-revertible, setup's, revertible, then app logic's and teardown's.
+    noteHashes: [
+      ...data.nonRevertible.noteHashes,
+      ...avm.noteHashes.slice(0, setupNoteHashes),
+      ...(revertReason ? [] : revertible.noteHashes),
+      ...avm.noteHashes.slice(setupNoteHashes),
+    ],
     nullifiers: [...parts.flatMap((p) => p.nullifiers), ...journal.nullifiers()],
     l2ToL1Msgs: [
       ...parts.flatMap((p) => p.l2ToL1Msgs),

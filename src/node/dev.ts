@@ -293,9 +293,40 @@ export class DevOperations {
     if (slot <= slotAt(now, constants)) {
       throw invalidParams(`slot ${slot} is not in the future: the L1 is in slot ${slotAt(now, constants)}`);
     }
+    await this.proveBeforeJumpTo(slot);
     await this.anvil.setNextBlockTimestamp({ timestamp: slotStart(slot, constants) });
     const mined = await this.mineNow(2);
     return { ...mined, slot };
+  }
+
+  /**
+   * A jump of L1 time past the end of the current epoch would end it and pass its proof window at
+   * once, and L1 would prune its unproven checkpoints: the dev chain would lose blocks for a clock
+   * move. So the jump stops at each epoch's end while checkpoints are unproven, where the dev
+   * prover proves the ended epoch (the two blocks mined there carry its proof), as it would have
+   * had time passed slowly. The sequencer holds meanwhile: a block built at a stop would be left
+   * unproven by the jump.
+   */
+  private async proveBeforeJumpTo(slot: number): Promise<void> {
+    const { constants, rollup, prover, sequencer } = this.o;
+    if (prover === undefined) return;
+    const resume = sequencer !== undefined && !sequencer.isPaused;
+    sequencer?.pause();
+    try {
+      for (;;) {
+        const proven = await rollup.provenCheckpointNumber();
+        if ((await rollup.pendingCheckpointNumber()) <= proven) return;
+        const now = (await rollup.latestL1Block()).timestamp;
+        const nextEpoch = (epochOfSlot(slotAt(now, constants), constants) + 1) * constants.epochDuration;
+        if (slot <= nextEpoch) return;
+        await this.anvil.setNextBlockTimestamp({ timestamp: slotStart(nextEpoch, constants) });
+        await this.mineNow(2);
+        // No proof landed (the prover failed, see its log): jump anyway, as L1 time must move.
+        if ((await rollup.provenCheckpointNumber()) === proven) return;
+      }
+    } finally {
+      if (resume) sequencer?.resume();
+    }
   }
 
   /** Moves L1 time to the next slot (the instant clock's step). */

@@ -16,6 +16,7 @@ import {
   type GlobalVariables,
 } from '../../src/core/block-header.js';
 import type { Fr } from '../../src/core/field.js';
+import { poseidon2HashWithSeparator } from '../../src/core/hash/poseidon2.js';
 import { functionSelector } from '../../src/core/hash/selector.js';
 import { l2ToL1MessageLeaf } from '../../src/core/out-hash.js';
 import type { Tx } from '../../src/core/tx.js';
@@ -47,6 +48,10 @@ import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
 import { TreeId, type WorldStateFork } from '../../src/world-state/types.js';
 import { WorldState } from '../../src/world-state/world-state.js';
+
+/** The reference's GENERATOR_INDEX__NOTE_HASH_NONCE and __UNIQUE_NOTE_HASH (facts). */
+const NOTE_HASH_NONCE_SEPARATOR = 1_721_808_740;
+const UNIQUE_NOTE_HASH_SEPARATOR = 226_850_429;
 
 const FEE_JUICE = 5n;
 const INCREASE = '_increase_public_balance((Field),u128)';
@@ -350,12 +355,18 @@ describe('executeTx: reverts', () => {
     contractClassLogs: [{ contractAddress: 3n, fields: [0xb6n] }],
   });
 
-  test('without a revert, both parts go into the effect', () => {
+  test('without a revert, both parts go into the effect; revertible note hashes get their nonces', () => {
     const fork = ws.fork();
     const r = run(fork, { ...sideEffects(), publicCalls: [increaseCall(0x5150n, 1000n)] });
     const d = txView(r.tx);
     assert.equal(r.effect.revertCode, RevertCode.OK);
-    assert.deepEqual(r.effect.noteHashes, [0xa1n, 0xb1n]);
+    // The non-revertible one is unique already; the revertible one comes siloed and is the tx's
+    // second note hash: nonce = hash(first nullifier, 1), as the reference's public processor does.
+    const nonce = poseidon2HashWithSeparator([d.nonRevertible.nullifiers[0]!, 1n], NOTE_HASH_NONCE_SEPARATOR);
+    assert.deepEqual(r.effect.noteHashes, [
+      0xa1n,
+      poseidon2HashWithSeparator([nonce, 0xb1n], UNIQUE_NOTE_HASH_SEPARATOR),
+    ]);
     assert.deepEqual(r.effect.nullifiers, [...d.nonRevertible.nullifiers, ...d.revertible.nullifiers]);
     assert.deepEqual(r.effect.privateLogs, [...d.nonRevertible.privateLogs, ...d.revertible.privateLogs]);
     assert.equal(r.effect.l2ToL1Msgs.length, 2);

@@ -1,6 +1,13 @@
 #include "poseidon2.h"
 
+#include <atomic>
+
 #include "constants.h"
+#include "fr_adx.h"
+
+#if CAIRN_HAVE_ADX
+#include <cpuid.h>
+#endif
 
 namespace cairn {
 namespace {
@@ -71,37 +78,104 @@ const Params& GetParams() {
   return params;
 }
 
-inline Fr Pow5(const Fr& x) {
-  const Fr x2 = Square(x);
-  const Fr x4 = Square(x2);
-  return Mul(x4, x);
+// The permutation, written once over a field-operations policy `F` (static MulLazy and
+// SquareLazy). Every intermediate value is lazily reduced, in [0, 2p) (see fr.h); the round
+// constants and the diagonal are canonical (< p).
+#define CAIRN_ALWAYS_INLINE inline __attribute__((always_inline))
+
+template <class F>
+CAIRN_ALWAYS_INLINE Fr Pow5(const Fr& x) {
+  const Fr x2 = F::SquareLazy(x);
+  const Fr x4 = F::SquareLazy(x2);
+  return F::MulLazy(x4, x);
 }
 
 // External matrix M_E = [[5,7,1,3],[4,6,1,1],[1,3,5,7],[1,1,4,6]], evaluated with additions only.
-inline void ExternalLayer(Fr s[4]) {
-  const Fr a = Add(s[0], s[1]);              // s0 + s1
-  const Fr b = Add(s[2], s[3]);              // s2 + s3
-  const Fr c = Add(Add(s[1], s[1]), b);      // 2 s1 + s2 + s3
-  const Fr d = Add(Add(s[3], s[3]), a);      // s0 + s1 + 2 s3
-  const Fr b2 = Add(b, b);
-  const Fr e = Add(Add(b2, b2), d);          // s0 + s1 + 4 s2 + 6 s3
-  const Fr a2 = Add(a, a);
-  const Fr f = Add(Add(a2, a2), c);          // 4 s0 + 6 s1 + s2 + s3
-  s[0] = Add(d, f);                          // 5 s0 + 7 s1 + s2 + 3 s3
+CAIRN_ALWAYS_INLINE void ExternalLayer(Fr s[4]) {
+  const Fr a = AddLazy(s[0], s[1]);                  // s0 + s1
+  const Fr b = AddLazy(s[2], s[3]);                  // s2 + s3
+  const Fr c = AddLazy(AddLazy(s[1], s[1]), b);      // 2 s1 + s2 + s3
+  const Fr d = AddLazy(AddLazy(s[3], s[3]), a);      // s0 + s1 + 2 s3
+  const Fr b2 = AddLazy(b, b);
+  const Fr e = AddLazy(AddLazy(b2, b2), d);          // s0 + s1 + 4 s2 + 6 s3
+  const Fr a2 = AddLazy(a, a);
+  const Fr f = AddLazy(AddLazy(a2, a2), c);          // 4 s0 + 6 s1 + s2 + s3
+  s[0] = AddLazy(d, f);                              // 5 s0 + 7 s1 + s2 + 3 s3
   s[1] = f;
-  s[2] = Add(c, e);                          // s0 + 3 s1 + 5 s2 + 7 s3
+  s[2] = AddLazy(c, e);                              // s0 + 3 s1 + 5 s2 + 7 s3
   s[3] = e;
 }
 
-// Internal matrix M_I = diag(D) + all-ones: s_i <- D_i s_i + sum(s).
-inline void InternalLayer(Fr s[4], const Fr diag[4]) {
-  const Fr sum = Add(Add(s[0], s[1]), Add(s[2], s[3]));
-  for (int i = 0; i < 4; i++) s[i] = Add(Mul(s[i], diag[i]), sum);
+template <class F>
+CAIRN_ALWAYS_INLINE void FullRound(Fr s[4], const Fr rc[4]) {
+  for (int i = 0; i < 4; i++) s[i] = Pow5<F>(AddLazy(s[i], rc[i]));
+  ExternalLayer(s);
 }
 
-inline void FullRound(Fr s[4], const Fr rc[4]) {
-  for (int i = 0; i < 4; i++) s[i] = Pow5(Add(s[i], rc[i]));
+// Partial round: the S-box on s0 only, then the internal matrix M_I = diag(D) + all-ones,
+// s_i <- D_i s_i + sum(s): one sum, four products by the diagonal, four additions.
+template <class F>
+CAIRN_ALWAYS_INLINE void PartialRound(Fr s[4], const Fr& rc, const Fr diag[4]) {
+  s[0] = Pow5<F>(AddLazy(s[0], rc));
+  const Fr sum = AddLazy(AddLazy(s[0], s[1]), AddLazy(s[2], s[3]));
+  for (int i = 0; i < 4; i++) s[i] = AddLazy(F::MulLazy(s[i], diag[i]), sum);
+}
+
+template <class F>
+CAIRN_ALWAYS_INLINE void PermuteWith(Fr s[4]) {
+  const Params& p = GetParams();
   ExternalLayer(s);
+  for (int r = 0; r < 4; r++) FullRound<F>(s, p.full_rc[r]);
+  for (int r = 0; r < 56; r++) PartialRound<F>(s, p.partial_rc[r], p.diag);
+  for (int r = 4; r < 8; r++) FullRound<F>(s, p.full_rc[r]);
+  // Back to canonical values (each is below 2p).
+  for (int i = 0; i < 4; i++) ReduceOnce(s[i].v, s[i].v);
+}
+
+struct PortableOps {
+  static CAIRN_ALWAYS_INLINE Fr MulLazy(const Fr& a, const Fr& b) { return cairn::MulLazy(a, b); }
+  static CAIRN_ALWAYS_INLINE Fr SquareLazy(const Fr& a) { return cairn::SquareLazy(a); }
+};
+
+void PermutePortable(Fr s[4]) { PermuteWith<PortableOps>(s); }
+
+#if CAIRN_HAVE_ADX
+struct AdxOps {
+  static CAIRN_ALWAYS_INLINE Fr MulLazy(const Fr& a, const Fr& b) { return MulLazyAdx(a, b); }
+  static CAIRN_ALWAYS_INLINE Fr SquareLazy(const Fr& a) { return SquareLazyAdx(a); }
+};
+
+// The target attribute lets the compiler use BMI2/ADX in the code around the assembly too; this
+// function is only called once CPUID has reported both.
+__attribute__((target("bmi2,adx"))) void PermuteAdx(Fr s[4]) { PermuteWith<AdxOps>(s); }
+
+bool DetectAdx() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
+  const bool bmi2 = (ebx >> 8) & 1;
+  const bool adx = (ebx >> 19) & 1;
+  return bmi2 && adx;
+}
+#else
+void PermuteAdx(Fr s[4]) { PermutePortable(s); }
+bool DetectAdx() { return false; }
+#endif
+
+bool AdxSupported() {
+  static const bool supported = DetectAdx();
+  return supported;
+}
+
+// 0: not chosen yet, 1: portable, 2: adx.
+std::atomic<int> g_path{0};
+
+int CurrentPath() {
+  int path = g_path.load(std::memory_order_relaxed);
+  if (path == 0) {
+    path = AdxSupported() ? 2 : 1;
+    g_path.store(path, std::memory_order_relaxed);
+  }
+  return path;
 }
 
 }  // namespace
@@ -143,14 +217,21 @@ void FrToBytesBE(const Fr& a, uint8_t* bytes) {
 }
 
 void Poseidon2Permute(Fr s[4]) {
-  const Params& p = GetParams();
-  ExternalLayer(s);
-  for (int r = 0; r < 4; r++) FullRound(s, p.full_rc[r]);
-  for (int r = 0; r < 56; r++) {
-    s[0] = Pow5(Add(s[0], p.partial_rc[r]));
-    InternalLayer(s, p.diag);
+  if (CurrentPath() == 2) {
+    PermuteAdx(s);
+  } else {
+    PermutePortable(s);
   }
-  for (int r = 4; r < 8; r++) FullRound(s, p.full_rc[r]);
+}
+
+bool Poseidon2AdxSupported() { return AdxSupported(); }
+
+Poseidon2Path Poseidon2GetPath() { return CurrentPath() == 2 ? Poseidon2Path::kAdx : Poseidon2Path::kPortable; }
+
+bool Poseidon2SetPath(Poseidon2Path path) {
+  if (path == Poseidon2Path::kAdx && !AdxSupported()) return false;
+  g_path.store(path == Poseidon2Path::kAdx ? 2 : 1, std::memory_order_relaxed);
+  return true;
 }
 
 Fr Poseidon2Hash(const Fr* inputs, size_t n) {

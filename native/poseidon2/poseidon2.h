@@ -19,8 +19,19 @@ bool FrFromBytesBE(const uint8_t* bytes, Fr* out);
 // Montgomery form -> 32 bytes big-endian.
 void FrToBytesBE(const Fr& a, uint8_t* bytes);
 
-// In-place Poseidon2 permutation of a 4-element state (Montgomery form).
+// In-place Poseidon2 permutation of a 4-element state (Montgomery form, fully reduced in and out).
 void Poseidon2Permute(Fr state[4]);
+
+// The field multiplication the permutation uses. Both give bit-identical results.
+//   kPortable  plain C++ (unsigned __int128 products), any CPU
+//   kAdx       mulx/adcx/adox assembly, x86-64 CPUs with BMI2 and ADX only
+// The default is kAdx where the CPU has it, else kPortable. The choice is process-wide.
+enum class Poseidon2Path { kPortable, kAdx };
+// True when this build has the ADX code and the CPU reports BMI2 and ADX (CPUID leaf 7).
+bool Poseidon2AdxSupported();
+Poseidon2Path Poseidon2GetPath();
+// Selects a path; returns false (and changes nothing) when kAdx is asked for but not supported.
+bool Poseidon2SetPath(Poseidon2Path path);
 
 // Sponge hash of n field elements (Montgomery form in and out): capacity initialised to n * 2^64,
 // absorb 3 at a time (zero-padded), squeeze state[0].

@@ -9,6 +9,17 @@
 //       starts at or before the input (so a Merkle level can be hashed in place).
 //   hashBatchFields(inputs: bigint[], width: number): bigint[]
 //       the same, for groups of bigints laid out one after the other.
+//   path(): 'adx' | 'portable'
+//       which field multiplication is in use (see poseidon2.h); both give identical results.
+//   supportedPaths(): string[]
+//       ['portable'], plus 'adx' when the CPU has BMI2 and ADX.
+//   setPath(path: 'adx' | 'portable' | 'auto'): 'adx' | 'portable'
+//       selects the path for the whole process ('auto': adx where supported); returns the path now
+//       in use. Asking for 'adx' where it is not supported throws an Error.
+//
+// When the addon is first loaded in a process, CAIRN_POSEIDON2_PATH (adx, portable or auto; unset
+// means auto) selects the path; an unknown value, or adx where it is not supported, makes loading
+// fail.
 //
 // Values that are not field elements (negative or >= p) raise a RangeError, non-bigints a TypeError.
 #ifndef NAPI_VERSION
@@ -17,7 +28,10 @@
 #include <node_api.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "poseidon2.h"
@@ -31,20 +45,21 @@ const size_t kMaxWidth = 1u << 20;
 void ThrowRange(napi_env env, const char* msg) { napi_throw_range_error(env, "ERR_OUT_OF_RANGE", msg); }
 void ThrowType(napi_env env, const char* msg) { napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", msg); }
 
-// Reads a bigint field element. Returns false after throwing a JS error.
-bool ReadField(napi_env env, napi_value value, Fr* out, const char* what) {
+// Reads the bigint field element `input <index>`. Returns false after throwing a JS error.
+bool ReadField(napi_env env, napi_value value, Fr* out, uint32_t index) {
   int sign = 0;
   size_t count = 4;
   uint64_t words[4] = {0, 0, 0, 0};
   if (napi_get_value_bigint_words(env, value, &sign, &count, words) != napi_ok) {
     char msg[128];
-    snprintf(msg, sizeof msg, "%s must be a bigint", what);
+    snprintf(msg, sizeof msg, "input %u must be a bigint", index);
     ThrowType(env, msg);
     return false;
   }
   if (sign != 0 || count > 4 || !cairn::FrFromWords(words, out)) {
     char msg[128];
-    snprintf(msg, sizeof msg, "%s is not a field element (must be >= 0 and < the BN254 scalar field modulus)", what);
+    snprintf(msg, sizeof msg, "input %u is not a field element (must be >= 0 and < the BN254 scalar field modulus)",
+             index);
     ThrowRange(env, msg);
     return false;
   }
@@ -71,9 +86,7 @@ bool ReadFieldArray(napi_env env, napi_value array, std::vector<Fr>* out) {
   for (uint32_t i = 0; i < length; i++) {
     napi_value element;
     if (napi_get_element(env, array, i, &element) != napi_ok) return false;
-    char what[48];
-    snprintf(what, sizeof what, "input %u", i);
-    if (!ReadField(env, element, &(*out)[i], what)) return false;
+    if (!ReadField(env, element, &(*out)[i], i)) return false;
   }
   return true;
 }
@@ -160,9 +173,7 @@ napi_value Hash(napi_env env, napi_callback_info info) {
   for (uint32_t i = 0; i < length; i++) {
     napi_value element;
     if (napi_get_element(env, argv[0], i, &element) != napi_ok) return nullptr;
-    char what[48];
-    snprintf(what, sizeof what, "input %u", i);
-    if (!ReadField(env, element, &fields[i], what)) return nullptr;
+    if (!ReadField(env, element, &fields[i], i)) return nullptr;
   }
   napi_value result;
   if (!MakeBigint(env, cairn::Poseidon2Hash(fields, length), &result)) return nullptr;
@@ -272,12 +283,90 @@ napi_value HashBatchFields(napi_env env, napi_callback_info info) {
   return result;
 }
 
+const char* PathName(cairn::Poseidon2Path path) {
+  return path == cairn::Poseidon2Path::kAdx ? "adx" : "portable";
+}
+
+napi_value MakeString(napi_env env, const char* s) {
+  napi_value v = nullptr;
+  napi_create_string_utf8(env, s, NAPI_AUTO_LENGTH, &v);
+  return v;
+}
+
+// Applies a path name (adx, portable or auto). Returns nullptr on success, else an error message.
+const char* ApplyPath(const std::string& name) {
+  if (name == "auto") {
+    cairn::Poseidon2SetPath(cairn::Poseidon2AdxSupported() ? cairn::Poseidon2Path::kAdx
+                                                           : cairn::Poseidon2Path::kPortable);
+    return nullptr;
+  }
+  if (name == "portable") {
+    cairn::Poseidon2SetPath(cairn::Poseidon2Path::kPortable);
+    return nullptr;
+  }
+  if (name == "adx") {
+    if (!cairn::Poseidon2SetPath(cairn::Poseidon2Path::kAdx)) {
+      return "the adx Poseidon2 path needs an x86-64 CPU with BMI2 and ADX, which this one is not";
+    }
+    return nullptr;
+  }
+  return "the Poseidon2 path must be \"adx\", \"portable\" or \"auto\"";
+}
+
+napi_value Path(napi_env env, napi_callback_info) { return MakeString(env, PathName(cairn::Poseidon2GetPath())); }
+
+napi_value SupportedPaths(napi_env env, napi_callback_info) {
+  napi_value result;
+  napi_create_array(env, &result);
+  napi_set_element(env, result, 0, MakeString(env, "portable"));
+  if (cairn::Poseidon2AdxSupported()) napi_set_element(env, result, 1, MakeString(env, "adx"));
+  return result;
+}
+
+napi_value SetPath(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  char buf[16];
+  size_t len = 0;
+  if (argc < 1 || napi_get_value_string_utf8(env, argv[0], buf, sizeof buf, &len) != napi_ok) {
+    ThrowType(env, "setPath(path) needs a string: \"adx\", \"portable\" or \"auto\"");
+    return nullptr;
+  }
+  const std::string name(buf, len);
+  if (const char* error = ApplyPath(name)) {
+    if (name == "adx") {
+      napi_throw_error(env, "ERR_POSEIDON2_PATH_UNSUPPORTED", error);
+    } else {
+      ThrowRange(env, error);
+    }
+    return nullptr;
+  }
+  return MakeString(env, PathName(cairn::Poseidon2GetPath()));
+}
+
 napi_value Init(napi_env env, napi_value exports) {
+  // CAIRN_POSEIDON2_PATH is applied once per process (the addon is initialised again in every
+  // worker thread that loads it, and must not undo a setPath made since).
+  static std::once_flag env_applied;
+  static const char* env_error = nullptr;
+  std::call_once(env_applied, [] {
+    const char* value = std::getenv("CAIRN_POSEIDON2_PATH");
+    if (value != nullptr && value[0] != '\0') env_error = ApplyPath(value);
+  });
+  if (env_error != nullptr) {
+    std::string msg = std::string("CAIRN_POSEIDON2_PATH: ") + env_error;
+    napi_throw_error(env, "ERR_POSEIDON2_PATH", msg.c_str());
+    return nullptr;
+  }
   const napi_property_descriptor props[] = {
       {"permute", nullptr, Permute, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"hash", nullptr, Hash, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"hashBatch", nullptr, HashBatch, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"hashBatchFields", nullptr, HashBatchFields, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"path", nullptr, Path, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"supportedPaths", nullptr, SupportedPaths, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"setPath", nullptr, SetPath, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

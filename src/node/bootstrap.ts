@@ -35,7 +35,8 @@ export function s3SettingsOf(config: Config): S3Settings {
 /** Says which Poseidon2 hasher runs; the pure-TypeScript one is a warning (about 10x slower). */
 export function logHashingBackend(logger: Logger): void {
   const hashing = poseidon2Backend();
-  if (hashing.kind === 'native') logger.debug(`Poseidon2: native addon (${hashing.addonPath})`);
+  if (hashing.kind === 'native')
+    logger.debug(`Poseidon2: native addon (${hashing.addonPath}, ${hashing.nativePath ?? 'portable'} path)`);
   else {
     logger.warn(
       `Poseidon2: using the pure-TypeScript hasher, about 10x slower than the native addon (${hashing.reason}); ` +

@@ -4,12 +4,28 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The field multiplication the addon uses: `adx` (mulx/adcx/adox assembly, x86-64 CPUs with BMI2
+ * and ADX) or `portable` (plain C++). Both give identical hashes.
+ */
+export type NativePoseidon2Path = 'adx' | 'portable';
+
 /** The functions exported by the addon (see native/poseidon2/addon.cc). */
 export interface NativePoseidon2 {
   permute(state: readonly bigint[]): bigint[];
   hash(inputs: readonly bigint[]): bigint;
   hashBatch(input: Uint8Array, width: number, output?: Uint8Array): Uint8Array;
   hashBatchFields(inputs: readonly bigint[], width: number): bigint[];
+  /**
+   * The multiplication path in use. The path is chosen when the addon is first loaded
+   * (`CAIRN_POSEIDON2_PATH` = adx, portable or auto; auto, the default, is adx where the CPU has
+   * it) and is process-wide. Optional: an addon built before the paths existed has none.
+   */
+  path?(): NativePoseidon2Path;
+  /** The paths this CPU can run: always `portable`, plus `adx` where the CPU has BMI2 and ADX. */
+  supportedPaths?(): NativePoseidon2Path[];
+  /** Switches the path for the whole process; throws for `adx` on a CPU without it. */
+  setPath?(path: NativePoseidon2Path | 'auto'): NativePoseidon2Path;
 }
 
 export type NativeLoadResult =

@@ -6,9 +6,10 @@
 //   unset / "auto"  native if available, else the TypeScript fallback with a warning
 //   "ts"            always the TypeScript implementation (no warning)
 //   "native"        the native addon; every hash call throws if it cannot be loaded
-// The choice is made on the first call and kept for the life of the process.
+// The choice is made on the first call and kept for the life of the process. Within the native
+// addon, CAIRN_POSEIDON2_PATH (adx, portable or auto) picks the field multiplication; see native.ts.
 import { FR_MODULUS, type Fr, fromBytes32, toBytes32 } from '../field.js';
-import { loadNativePoseidon2, type NativePoseidon2 } from './native.js';
+import { loadNativePoseidon2, type NativePoseidon2, type NativePoseidon2Path } from './native.js';
 import { permuteTs, poseidon2HashTs } from './poseidon2-ts.js';
 import { assertBytes, assertFr, assertFrArray, assertWidth } from './validate.js';
 
@@ -20,6 +21,8 @@ export interface Poseidon2BackendInfo {
   reason?: string;
   /** Path of the loaded addon (native backend only). */
   addonPath?: string;
+  /** The addon's field multiplication, `adx` or `portable` (native backend only). */
+  nativePath?: NativePoseidon2Path;
 }
 
 export const POSEIDON2_FALLBACK_WARNING_CODE = 'CAIRN_POSEIDON2_FALLBACK';
@@ -57,7 +60,9 @@ function backend(): Backend {
 
 /** Which implementation serves the Poseidon2 calls (selecting it now if no hash has run yet). */
 export function poseidon2Backend(): Poseidon2BackendInfo {
-  return { ...backend().info };
+  const { info, native } = backend();
+  const nativePath = native?.path?.();
+  return nativePath === undefined ? { ...info } : { ...info, nativePath };
 }
 
 /** Poseidon2 sponge hash of any number of field elements. */

@@ -11,6 +11,7 @@ const fieldModule = fileURLToPath(new URL('../../../src/core/field.ts', import.m
 
 interface ChildReport {
   kind?: string;
+  nativePath?: string;
   error?: string;
   known?: boolean;
   batchOk?: boolean;
@@ -40,6 +41,7 @@ try {
   try { H.poseidon2HashBatch(buf, 2, target); report.rejectOk = false; }
   catch (e) { report.rejectOk = e instanceof RangeError && target.every((b) => b === 9); }
   report.kind = H.poseidon2Backend().kind;
+  report.nativePath = H.poseidon2Backend().nativePath;
 } catch (e) {
   report.error = e instanceof Error ? e.message : String(e);
 }
@@ -50,6 +52,7 @@ function runChild(env: Record<string, string | undefined>): ChildReport {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   delete childEnv.CAIRN_POSEIDON2;
   delete childEnv.CAIRN_POSEIDON2_ADDON;
+  delete childEnv.CAIRN_POSEIDON2_PATH;
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', childScript], {
     env: childEnv,
@@ -61,10 +64,12 @@ function runChild(env: Record<string, string | undefined>): ChildReport {
 }
 
 // As in poseidon2.test.ts, a missing addon is a failure unless CAIRN_POSEIDON2=ts was asked for.
+const loaded = loadNativePoseidon2();
 const nativeSkip =
-  process.env.CAIRN_POSEIDON2 === 'ts' && !loadNativePoseidon2().ok
+  process.env.CAIRN_POSEIDON2 === 'ts' && !loaded.ok
     ? 'CAIRN_POSEIDON2=ts and the addon is not available'
     : false;
+const adxSupported = loaded.ok && (loaded.addon.supportedPaths?.().includes('adx') ?? false);
 
 describe('backend selection', () => {
   test('default: the native addon, no warning', { skip: nativeSkip }, () => {
@@ -103,6 +108,41 @@ describe('backend selection', () => {
     const r = runChild({ CAIRN_POSEIDON2: 'native', CAIRN_POSEIDON2_ADDON: '/nonexistent/poseidon2.node' });
     assert.match(r.error ?? '', /CAIRN_POSEIDON2=native/);
     assert.deepEqual(r.warnings, []);
+  });
+
+  test('default: the adx path where the CPU has BMI2/ADX, else portable', { skip: nativeSkip }, () => {
+    const r = runChild({});
+    assert.equal(r.nativePath, adxSupported ? 'adx' : 'portable');
+  });
+
+  test('CAIRN_POSEIDON2_PATH=portable selects the portable multiplication', { skip: nativeSkip }, () => {
+    const r = runChild({ CAIRN_POSEIDON2_PATH: 'portable' });
+    assert.equal(r.error, undefined);
+    assert.equal(r.kind, 'native');
+    assert.equal(r.nativePath, 'portable');
+    assert.equal(r.known, true);
+    assert.equal(r.batchOk, true);
+    assert.deepEqual(r.warnings, []);
+  });
+
+  test('CAIRN_POSEIDON2_PATH=adx selects the mulx/adcx/adox multiplication', {
+    skip: nativeSkip || (adxSupported ? false : 'this CPU lacks BMI2/ADX: the adx path cannot run here'),
+  }, () => {
+    const r = runChild({ CAIRN_POSEIDON2_PATH: 'adx' });
+    assert.equal(r.error, undefined);
+    assert.equal(r.kind, 'native');
+    assert.equal(r.nativePath, 'adx');
+    assert.equal(r.known, true);
+    assert.equal(r.batchOk, true);
+    assert.deepEqual(r.warnings, []);
+  });
+
+  test('an unknown CAIRN_POSEIDON2_PATH makes the addon unusable: TypeScript with a warning saying why', () => {
+    const r = runChild({ CAIRN_POSEIDON2_PATH: 'fast' });
+    assert.equal(r.kind, 'ts');
+    assert.equal(r.known, true);
+    assert.equal(r.warnings.length, 1);
+    assert.match(r.warnings[0]!.message, /CAIRN_POSEIDON2_PATH/);
   });
 
   test('an unknown CAIRN_POSEIDON2 value is an error', () => {

@@ -12,7 +12,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// Defining CAIRN_GENERIC_ONLY compiles the code other CPUs get (no x86 intrinsics, no adx path),
+// to check it on x86-64.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CAIRN_GENERIC_ONLY)
 #include <x86intrin.h>
 #endif
 
@@ -128,7 +130,7 @@ static inline Fr Square(const Fr& a) { return Mul(a, a); }
 // Word add with carry and subtract with borrow: the baseline x86-64 adc/sbb intrinsics where there
 // are, which GCC compiles to straight adc/sbb chains (its unsigned __int128 additions are much
 // worse), else unsigned __int128.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CAIRN_GENERIC_ONLY)
 CAIRN_INLINE unsigned char AddCarry(unsigned char c, uint64_t a, uint64_t b, uint64_t* out) {
   unsigned long long r;
   c = _addcarry_u64(c, a, b, &r);

@@ -12,7 +12,7 @@
 
 #include "fr.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CAIRN_GENERIC_ONLY)
 #define CAIRN_HAVE_ADX 1
 #else
 #define CAIRN_HAVE_ADX 0

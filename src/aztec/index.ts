@@ -26,6 +26,7 @@ export interface AztecApiNode {
   };
   readonly txs: AztecTxApiPorts['txs'] & AztecInfoApiPorts['fees'];
   readonly info: AztecInfoApiPorts['info'] & AztecChainApiPorts['info'];
+  readonly untilIncluded?: AztecTxApiPorts['untilIncluded'];
 }
 
 export function buildAztecRegistry(node: AztecApiNode): MethodRegistry {
@@ -36,7 +37,7 @@ export function buildAztecRegistry(node: AztecApiNode): MethodRegistry {
     ...aztecLogMethods({ logs: queries.logs }),
     ...aztecMessageMethods({ messages: queries.messages }),
     ...aztecContractMethods({ contracts: queries.contracts }),
-    ...aztecTxMethods({ txs: node.txs }),
+    ...aztecTxMethods({ txs: node.txs, untilIncluded: node.untilIncluded?.bind(node) }),
     ...aztecInfoMethods({ info: node.info, fees: node.txs, validators: queries.validators }),
   );
 }

@@ -32,6 +32,12 @@ export interface AztecTxApiPorts {
     | 'getPendingTx'
     | 'getPendingTxs'
   >;
+  /**
+   * Resolves when a sent tx's receipt is worth asking for: with the instant clock, once its block
+   * is checkpointed (so the wallet's first receipt poll finds it, as anvil's automine answers a
+   * send once mined); at once otherwise.
+   */
+  untilIncluded?: (hash: Fr) => Promise<void>;
 }
 
 const hash = { name: 'txHash', schema: txHash };
@@ -103,7 +109,7 @@ const referenceSimulationOutput = z
   })
   .describe('PublicSimulationOutput: what the public part of the tx did on a fork of the latest state');
 
-export function aztecTxMethods({ txs }: AztecTxApiPorts): RpcMethod[] {
+export function aztecTxMethods({ txs, untilIncluded }: AztecTxApiPorts): RpcMethod[] {
   const pending = (hashes: readonly Fr[]) =>
     hashes.flatMap((h) => {
       const t = txs.getPendingTx(h, true);
@@ -160,7 +166,8 @@ export function aztecTxMethods({ txs }: AztecTxApiPorts): RpcMethod[] {
       resultName: 'nothing',
       result: voidResult,
       handler: async ({ body, txHash: claimed }) => {
-        await txs.sendTx(body, claimed);
+        const hash = await txs.sendTx(body, claimed);
+        await untilIncluded?.(hash);
       },
     }),
     defineMethod({

@@ -3,8 +3,10 @@
 // The API (src/api) sees the node's parts below only through its topics' ports (buildRegistry);
 // the dev cheat codes are in dev.ts, node info and health in status.ts.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Config } from '../config/settings.js';
+import type { Fr } from '../core/field.js';
 import type { L1RollupConstants } from '../core/time.js';
 import type { L1Connection, ResumedL1Time } from '../l1/connect.js';
 import type { TxService } from '../mempool/tx-service.js';
@@ -53,6 +55,10 @@ interface NodeParts {
   dev: DevOperations | undefined;
   metrics: NodeMetrics;
 }
+
+/** The longest an instant-clock send at /aztec waits for its tx's block, and how often it looks. */
+const INCLUSION_WAIT_MS = 10_000;
+const INCLUSION_POLL_MS = 10;
 
 export class CairnNode {
   readonly queries: NodeQueries;
@@ -145,6 +151,22 @@ export class CairnNode {
 
   get lifecycle(): NodeState {
     return this.parts.lifecycle.state;
+  }
+
+  /**
+   * With the instant clock, resolves once the tx is in a checkpointed block or has left the pool
+   * (waiting at most INCLUSION_WAIT_MS): `/aztec`'s sendTx answers then, so that a wallet finds
+   * its receipt on its first poll instead of a second later, as anvil's automine answers a send
+   * once mined. With another clock, at once.
+   */
+  async untilIncluded(hash: Fr): Promise<void> {
+    if (this.dev?.clockMode !== 'instant') return;
+    const until = Date.now() + INCLUSION_WAIT_MS;
+    while (Date.now() < until) {
+      const { status } = this.txs.getTxReceipt(hash);
+      if (status !== 'pending' && status !== 'proposed') return;
+      await sleep(INCLUSION_POLL_MS);
+    }
   }
 
   /** Health for GET /status. */

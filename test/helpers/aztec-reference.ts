@@ -1,10 +1,11 @@
 // The reference node client, `createAztecNodeClient` of @aztec/stdlib 4.1.2, and the reference's
 // own classes that the /aztec tests check cairn's answers with (block and header hashes, witnesses,
-// Poseidon2). They are never a dependency of cairn: test/aztec-client/ pins them (a package.json
-// naming exactly @aztec/stdlib 4.1.2 and its package-lock.json, whose integrity hashes npm checks),
-// and `ensureAztecClient` installs exactly that lock from the npm registry into the git-ignored
-// `.cache/aztec-client/` (~30-70 s, ~450 MB, once: a cache holding the same lock and stdlib 4.1.2
-// is used as is). `loadAztecReference` then imports the modules by file path under that folder, so
+// Poseidon2), and the stock wallet beside them (aztec-wallet.ts). They are never a dependency of
+// cairn: test/aztec-client/ pins them (a package.json naming exactly the 4.1.2 packages, Node 22
+// from npm and fake-indexeddb, and its package-lock.json, whose integrity hashes npm checks), and
+// `ensureAztecClient` installs exactly that lock from the npm registry into the git-ignored
+// `.cache/aztec-client/` (~60 s, ~1 GB, once: a cache holding the same lock and stdlib 4.1.2 is
+// used as is). `loadAztecReference` then imports the modules by file path under that folder, so
 // that the reference's own modules, which import each other by package name, and the test share
 // one instance of each file.
 import { execFile } from 'node:child_process';
@@ -144,8 +145,8 @@ async function install(log: (line: string) => void): Promise<void> {
   try {
     for (const f of PIN_FILES) writeFileSync(join(fresh, f), readFileSync(join(AZTEC_CLIENT_PIN_DIR, f)));
     log(
-      `aztec-reference: installing @aztec/stdlib@${AZTEC_VERSION} (the reference node client) from the npm ` +
-        'registry into .cache/aztec-client (~30-70 s and ~450 MB, once) ...',
+      `aztec-reference: installing the reference's client and wallet (${AZTEC_VERSION}) from the npm ` +
+        'registry into .cache/aztec-client (~60 s and ~1 GB, once) ...',
     );
     try {
       await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], fresh);

@@ -880,7 +880,14 @@ function* interpret(host: AvmHost, env: FrameEnv, program: Program, l2Gas: numbe
       l2Left: 0,
       daLeft: 0,
       instructions,
-      revertReason: error.message,
+      // An exceptional halt has no revert data; when the last nested call failed with none either
+      // (it halted too), its cause is taken as this frame's, as the reference does: a callee that
+      // halts consumes all the gas it was given, and its caller, left with none, would otherwise
+      // report only "out of L2 gas".
+      revertReason:
+        nestedFailure !== undefined && nestedFailure.data.length === 0 && nestedFailure.reason !== undefined
+          ? nestedFailure.reason
+          : error.message,
     };
   }
 }

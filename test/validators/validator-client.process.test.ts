@@ -190,7 +190,9 @@ describe('validator client: two nodes on a test L1', () => {
   async function openNode(name: string, attesterKeys: readonly Hex[]): Promise<Node> {
     const path = join(dir, name);
     const config = nodeConfig(l1, path, attesterKeys, {
+      // The genesis computed below: one dev account, none of the reference's test accounts.
       devAccounts: 1,
+      testAccounts: false,
       maxTxsPerBlock: 2,
       attestationTimeoutMs: 5000,
       slashDuplicateProposalPenalty: 11,

@@ -175,6 +175,11 @@ describe('admin operations on a real node', () => {
     await admin('svcDev_advanceToNextEpoch');
     await admin('svcDev_advanceToNextEpoch');
     for (let i = 0; i < 3; i++) await nextSlot();
+    // A proof is final once the embedded L1 has saved its block, in its own time: a few more L1
+    // blocks on a loaded machine.
+    for (let i = 0; i < 10 && (await pub('svc_getChainTips')).finalized.block.number < 1; i++) {
+      await admin('svcDev_mine', [1]);
+    }
     const tips = await pub('svc_getChainTips');
     const latest = tips.checkpointed.block.number;
     const finalized = tips.finalized.block.number;

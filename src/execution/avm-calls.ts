@@ -10,6 +10,7 @@ import { type AvmCallResult, type AvmGlobals, executePublicCall } from '../avm/i
 import { AVM_MAX_PROCESSABLE_L2_GAS, AvmJournal } from '../avm/journal.js';
 import type { PublicLog } from '../core/block.js';
 import type { GlobalVariables } from '../core/block-header.js';
+import type { ContractInstance } from '../core/contracts.js';
 import type { Fr } from '../core/field.js';
 import { toHex32 } from '../core/field.js';
 import type { Gas } from '../core/tx.js';
@@ -21,10 +22,24 @@ import { type PublicStateJournal, publicDataLeafSlot } from './public-storage.js
 /** Where public execution finds published contracts (the node's contract index). */
 export interface PublicContracts {
   /** The instance published at `address`: its deployer, original class and initialization hash. */
-  instance(address: Fr): { deployer: Fr; originalClassId: Fr; initializationHash: Fr } | undefined;
+  instance(address: Fr): PublicInstance | undefined;
   /** The public bytecode of a published class. */
   bytecode(classId: Fr): Uint8Array | undefined;
 }
+
+/** What public execution reads of an instance. */
+export interface PublicInstance {
+  deployer: Fr;
+  originalClassId: Fr;
+  initializationHash: Fr;
+}
+
+/** An instance as public execution sees it (its original class: class updates apply on top). */
+export const publicInstanceOf = (i: ContractInstance): PublicInstance => ({
+  deployer: i.deployer,
+  originalClassId: i.originalContractClassId,
+  initializationHash: i.initializationHash,
+});
 
 /** An L2-to-L1 message sent by public execution. */
 export interface PublicMessage {

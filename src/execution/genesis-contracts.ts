@@ -7,7 +7,7 @@
 // are the reference's own.
 import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';
 import type { Fr } from '../core/field.js';
-import type { PublicContracts } from './avm-calls.js';
+import { type PublicContracts, publicInstanceOf } from './avm-calls.js';
 import { isNativeContract } from './protocol-contracts.js';
 
 export interface GenesisContract {
@@ -49,12 +49,7 @@ export class GenesisContracts {
     return {
       instance(address) {
         const c = byAddress.get(address);
-        if (c === undefined) return base?.instance(address);
-        return {
-          deployer: c.deployer,
-          originalClassId: c.originalContractClassId,
-          initializationHash: c.initializationHash,
-        };
+        return c === undefined ? base?.instance(address) : publicInstanceOf(c);
       },
       bytecode: (classId) => byClass.get(classId) ?? base?.bytecode(classId),
     };

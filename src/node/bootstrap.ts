@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { ChainReader } from '../archiver/chain-reader.js';
 import type { Config } from '../config/settings.js';
 import { poseidon2Backend } from '../core/hash/poseidon2.js';
-import type { PublicContracts } from '../execution/avm-calls.js';
+import { type PublicContracts, publicInstanceOf } from '../execution/avm-calls.js';
 import {
   connectEmbeddedL1,
   connectExternalL1,
@@ -160,13 +160,7 @@ export function publicContractsOf(chain: ChainReader): PublicContracts {
         blockNumber: chain.latestBlockNumber,
         timestamp: 0n,
       });
-      return (
-        found && {
-          deployer: found.deployer,
-          originalClassId: found.originalContractClassId,
-          initializationHash: found.initializationHash,
-        }
-      );
+      return found && publicInstanceOf(found);
     },
     bytecode: (classId) => chain.contracts.getClass(classId)?.packedBytecode,
   };

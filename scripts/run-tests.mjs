@@ -9,7 +9,7 @@
 //   no other (test/helpers/no-child-processes.mjs makes child_process refuse): an in-process node,
 //   worker threads and the file system are fine.
 // - e2e: test/e2e/ and any *.process.test.ts: they start `cairn`, anvil, npm or a browser.
-// `all` (the default) runs both kinds at once. Filters narrow the run to files whose path contains
+// `all` (the default) runs both kinds, the unit files first. Filters narrow the run to files whose path contains
 // one of them, e.g. `npm test -- rpc`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -53,15 +53,23 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const preload = kind === 'unit' ? ['--import', './test/helpers/no-child-processes.mjs'] : [];
 // Node 20 runs os.availableParallelism() - 1 files at once: one at a time on a 2-core machine,
 // leaving a core idle through the whole unit run. Unit files are mostly CPU-bound, so run as many
 // as there are cores (unless the caller chose with --test-concurrency). End-to-end files start
-// nodes and anvil of their own and keep Node's default.
-const concurrency =
-  kind === 'unit' && !flags.some((f) => f.startsWith('--test-concurrency'))
-    ? [`--test-concurrency=${availableParallelism()}`]
-    : [];
-const nodeArgs = ['--import', 'tsx', ...preload, '--test', ...concurrency, ...flags, ...files];
-const result = spawnSync(process.execPath, nodeArgs, { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+// nodes and anvil of their own and keep Node's default. `all` runs the unit files first, then the
+// end-to-end ones, each kind with its own settings, and fails if either does.
+function run(files, unit) {
+  const preload = unit ? ['--import', './test/helpers/no-child-processes.mjs'] : [];
+  const concurrency =
+    unit && !flags.some((f) => f.startsWith('--test-concurrency'))
+      ? [`--test-concurrency=${availableParallelism()}`]
+      : [];
+  const nodeArgs = ['--import', 'tsx', ...preload, '--test', ...concurrency, ...flags, ...files];
+  return spawnSync(process.execPath, nodeArgs, { stdio: 'inherit' }).status ?? 1;
+}
+const unitFiles = files.filter((f) => kindOf(f) === 'unit');
+const e2eFiles = files.filter((f) => kindOf(f) === 'e2e');
+const statuses = [];
+if (unitFiles.length > 0) statuses.push(run(unitFiles, true));
+if (e2eFiles.length > 0) statuses.push(run(e2eFiles, false));
+process.exit(statuses.find((s) => s !== 0) ?? 0);

@@ -12,6 +12,8 @@ export const FILES = {
   AuthRegistry: [PKG.protocol, 'artifacts/AuthRegistry.json'],
   FeeJuice: [PKG.protocol, 'artifacts/FeeJuice.json'],
   ContractInstanceRegistry: [PKG.protocol, 'artifacts/ContractInstanceRegistry.json'],
+  ContractClassRegistry: [PKG.protocol, 'artifacts/ContractClassRegistry.json'],
+  PublicChecks: [PKG.protocol, 'artifacts/PublicChecks.json'],
   AvmTest: [PKG.test, 'artifacts/avm_test_contract-AvmTest.json'],
   AvmGadgetsTest: [PKG.test, 'artifacts/avm_gadgets_test_contract-AvmGadgetsTest.json'],
   Parent: [PKG.test, 'artifacts/parent_contract-Parent.json'],

@@ -105,15 +105,18 @@ export async function loadReference(scratch) {
     imp('@aztec/stdlib/auth-witness'),
     imp('@aztec/protocol-contracts'),
   ]);
-  const [poseidon, pedersen] = await Promise.all([
+  const [poseidon, pedersen, constants] = await Promise.all([
     imp('@aztec/foundation/crypto/poseidon'),
     imp('@aztec/foundation/crypto/pedersen'),
+    imp('@aztec/constants'),
   ]);
   const canonical = {
     AuthRegistry: (await imp('@aztec/protocol-contracts/auth-registry')).getCanonicalAuthRegistry,
     FeeJuice: (await imp('@aztec/protocol-contracts/fee-juice')).getCanonicalFeeJuice,
     ContractInstanceRegistry: (await imp('@aztec/protocol-contracts/instance-registry'))
       .getCanonicalInstanceRegistry,
+    ContractClassRegistry: (await imp('@aztec/protocol-contracts/class-registry')).getCanonicalClassRegistry,
+    PublicChecks: (await imp('@aztec/protocol-contracts/public-checks')).getCanonicalPublicChecks,
   };
   return {
     AvmSimulator: avmSim.AvmSimulator,
@@ -136,5 +139,6 @@ export async function loadReference(scratch) {
     canonical,
     poseidon,
     pedersen,
+    constants,
   };
 }

@@ -105,7 +105,8 @@ export class VectorFile {
   /**
    * Calls a contract function through its public dispatcher. Options: sender, isStaticCall
    * (default: the function's #[view] flag), sameTx (continue the previous step's tx),
-   * l2Gas, daGas, transactionFee, note (a remark kept in the vector).
+   * l2Gas, daGas, transactionFee, timestamp (a bigint: the tx's block timestamp, if not the
+   * standard one; recorded in the step's `globals`), note (a remark kept in the vector).
    */
   async call(name, contractName, fn, args = [], opts = {}) {
     const abi = this.abiOf(contractName, fn);
@@ -131,7 +132,9 @@ export class VectorFile {
 
   async push(name, contractName, calldata, opts) {
     const w = this.world;
-    if (!opts.sameTx || !w.root) w.newTx();
+    if (!opts.sameTx || !w.root) w.newTx(opts.timestamp);
+    else if ((opts.timestamp ?? w.timestamp) !== w.txGlobals.timestamp)
+      throw new Error(`${name}: a step that continues a tx cannot change its timestamp`);
     const c = w.contract(contractName);
     // Timing mode (generate.mjs --timing): a selected call is first repeated on throwaway txs.
     const timed = await this.ctx.timing?.beforeStep(w, name, c.address, calldata, opts);
@@ -139,6 +142,8 @@ export class VectorFile {
     const step = { name, tx: w.txIndex, contract: contractName };
     if (opts.fn) step.function = opts.fn;
     if (opts.args) step.args = opts.args;
+    // Globals that differ from the file's (the timestamp only, so far): they hold for the whole tx.
+    if (w.txGlobals.timestamp !== w.timestamp) step.globals = { timestamp: w.txGlobals.timestamp.toString() };
     step.call = res.call;
     step.expect = res.expect;
     const message = this.errorMessage(res.expect);

@@ -108,17 +108,25 @@ export class World {
     this.config = R.avm.PublicSimulatorConfig.from({});
     this.root = undefined;
     this.txIndex = -1;
+    this.txGlobals = globals; // the current tx's globals: `globals`, or with another timestamp
   }
 
-  /** Starts a new transaction: a fresh side-effect trace over the committed world state. */
-  newTx() {
+  /**
+   * Starts a new transaction: a fresh side-effect trace over the committed world state. With a
+   * `timestamp`, the tx runs in a block with that timestamp instead of the standard one (the
+   * other globals are unchanged); the state manager checks contract class updates against it.
+   */
+  newTx(timestamp) {
     const R = this.R;
+    const ts = timestamp ?? this.timestamp;
+    this.txGlobals =
+      ts === this.timestamp ? this.globals : R.tx.GlobalVariables.from({ ...this.globals, timestamp: ts });
     this.root = R.PublicPersistableStateManager.create(
       this.trees,
       this.contractsDB,
       new R.SideEffectTrace(),
       this.firstNullifier,
-      this.timestamp,
+      ts,
     );
     this.txIndex++;
     return this.txIndex;
@@ -305,6 +313,7 @@ export class World {
     });
   }
 
+  /** Seeds a (siloed) nullifier into the nullifier tree (recorded in preState). */
   async seedNullifier(siloed, note) {
     this.trees.nullifiers.add(siloed.toBigInt());
     this.preState.nullifiers.push({ value: hex(siloed), note });
@@ -334,7 +343,7 @@ export class World {
       address,
       opts.sender ?? R.AztecAddress.ZERO,
       opts.transactionFee ?? R.Fr.ZERO,
-      this.globals,
+      this.txGlobals,
       opts.isStaticCall ?? false,
       new R.CallDataArray(calldata),
       { l2Gas: opts.l2Gas ?? DEFAULT_GAS.l2Gas, daGas: opts.daGas ?? DEFAULT_GAS.daGas },
@@ -359,7 +368,7 @@ export class World {
       this.contractsDB,
       new R.SideEffectTrace(),
       this.firstNullifier,
-      this.timestamp,
+      this.txGlobals.timestamp,
     );
     const depth = this.trees.undo.length;
     const fork = await root.fork();

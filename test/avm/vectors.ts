@@ -22,6 +22,8 @@ export interface VectorContract {
 export interface VectorStep {
   name: string;
   tx: number;
+  /** Globals of this step's tx that differ from the file's (the same for every step of the tx). */
+  globals?: { timestamp?: string };
   call: {
     address: string;
     sender: string;
@@ -52,6 +54,8 @@ export interface VectorFile {
   contracts: VectorContract[];
   preState?: {
     storage?: { contract: string; slot: string; value: string }[];
+    /** Siloed nullifiers in the tree before the first step. */
+    nullifiers?: { value: string; note?: string }[];
     noteHashes?: { index: number; value: string }[];
     l1ToL2Messages?: { index: number; value: string }[];
   };
@@ -73,9 +77,11 @@ export function vectorGlobals(file: VectorFile): AvmGlobals {
   };
 }
 
-/** A step's call as the interpreter takes it. */
+/** A step's call as the interpreter takes it (`globals`: the file's, see vectorGlobals). */
 export function vectorCallRequest(step: VectorStep, globals: AvmGlobals): AvmCallRequest {
   const { call } = step;
+  if (step.globals?.timestamp !== undefined)
+    globals = { ...globals, timestamp: BigInt(step.globals.timestamp) };
   return {
     address: fr(call.address),
     sender: fr(call.sender),
@@ -111,6 +117,7 @@ export function vectorWorld(file: VectorFile): InMemoryAvmWorld {
     if (bytecode !== undefined) world.classes.set(fr(c.classId), bytecode);
   }
   for (const w of file.preState?.storage ?? []) world.setStorage(fr(w.contract), fr(w.slot), fr(w.value));
+  for (const { value } of file.preState?.nullifiers ?? []) world.nullifiers.add(fr(value));
   for (const { index, value } of file.preState?.noteHashes ?? []) {
     while (world.noteHashLeaves.length < index) world.noteHashLeaves.push(0n);
     world.noteHashLeaves[index] = fr(value);

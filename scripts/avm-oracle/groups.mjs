@@ -3,6 +3,7 @@ import { avmTestGroup } from './group-avm-test.mjs';
 import { bytecodeGroup } from './group-bytecode.mjs';
 import { gadgetsGroup } from './group-gadgets.mjs';
 import { nestedGroup } from './group-nested.mjs';
+import { protocolGroup } from './group-protocol.mjs';
 import { tokenGroup } from './group-token.mjs';
 
 export const GROUPS = [
@@ -11,4 +12,5 @@ export const GROUPS = [
   { id: 'avm-gadgets', generate: gadgetsGroup },
   { id: 'nested-calls', generate: nestedGroup },
   { id: 'custom-bytecode', generate: bytecodeGroup },
+  { id: 'protocol-contracts', generate: protocolGroup },
 ];

@@ -125,12 +125,13 @@ describe('fetch-artifacts: the real cache', { skip: skipNetwork }, () => {
 
 describe('vector files have the fields their consumers read', () => {
   const files = readdirSync(vectorsDir).filter((f) => f.endsWith('.json'));
-  test('the five groups are there', () => {
+  test('the six groups are there', () => {
     assert.deepEqual(files.sort(), [
       'avm-gadgets.json',
       'avm-test.json',
       'custom-bytecode.json',
       'nested-calls.json',
+      'protocol-contracts.json',
       'token.json',
     ]);
   });

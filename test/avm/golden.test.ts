@@ -102,7 +102,14 @@ describe('AVM golden vectors from the reference simulator', () => {
   test('every vector file is here, with steps', () => {
     assert.deepEqual(
       files.map((f) => f.name),
-      ['avm-gadgets.json', 'avm-test.json', 'custom-bytecode.json', 'nested-calls.json', 'token.json'],
+      [
+        'avm-gadgets.json',
+        'avm-test.json',
+        'custom-bytecode.json',
+        'nested-calls.json',
+        'protocol-contracts.json',
+        'token.json',
+      ],
     );
     for (const f of files) assert.ok(f.vectors.steps.length > 0, f.name);
   });

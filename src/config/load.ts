@@ -94,12 +94,22 @@ function readConfigFile(path: string): Record<string, unknown> {
     throw new ConfigError(`config file ${path} must hold a JSON object of settings`);
   }
   for (const key of Object.keys(parsed)) {
+    const retired = RETIRED_SETTINGS[key];
+    if (retired !== undefined) {
+      throw new ConfigError(`setting "${key}" in config file ${path} no longer exists: ${retired}`);
+    }
     if (!(key in SETTINGS)) {
       throw new ConfigError(`unknown setting "${key}" in config file ${path}; see cairn start --help`);
     }
   }
   return parsed as Record<string, unknown>;
 }
+
+/** Settings that were removed, and what replaces them. */
+const RETIRED_SETTINGS: Record<string, string | undefined> = {
+  contractUpdateDelay:
+    'the instance registry runs its real bytecode, where each contract sets its own update delay with set_update_delay (at least 600 s; 86,400 s until it does)',
+};
 
 export function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;

@@ -5,7 +5,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { allowedElement, deployedL1ContractAddresses, ethAddress, l2Address } from '../core/codecs.js';
-import { DEFAULT_UPDATE_DELAY } from '../core/contracts.js';
 
 /** How a setting's text form (flag or env var) is read. */
 export type SettingKind = 'int' | 'bool' | 'string' | 'list' | 'json';
@@ -469,12 +468,6 @@ export const SETTINGS = {
     2 * 1024 * 1024 * 1024,
     'Most bytes of pending txs the mempool holds (a tx is ~100-200 KB with its proof, kept on disk); the lowest priority fee is evicted first',
   ),
-  contractUpdateDelay: setting(
-    z.number().int().min(0, 'must be 0 or more seconds'),
-    'int',
-    DEFAULT_UPDATE_DELAY,
-    'Seconds between a contract scheduling a class update and the update taking effect (network-wide: every node of a network must use the same value)',
-  ),
   devAccounts: setting(
     z.number().int().min(0).max(1000),
     'int',
@@ -585,7 +578,6 @@ export const GROUP_OF: Record<SettingKey, SettingGroup> = {
   proofSubmissionEpochs: 'chain',
   manaTarget: 'chain',
   rollupVersion: 'chain',
-  contractUpdateDelay: 'chain',
   sequencer: 'sequencer',
   maxBlocksPerCheckpoint: 'sequencer',
   minTxsPerBlock: 'sequencer',

@@ -392,9 +392,17 @@ export function decodeReturn(fn: ArtifactFunction, fields: readonly Fr[]): AbiVa
  * from the artifact. Undefined when the selector is not the artifact's.
  */
 export function revertMessage(artifact: ContractArtifact, revertData: readonly Fr[]): string | undefined {
+  return revertMessageOf(artifact.errors, revertData);
+}
+
+/** What revert data means, given a table of errors by selector (revertMessage). */
+export function revertMessageOf(
+  errors: ReadonlyMap<bigint, ArtifactError>,
+  revertData: readonly Fr[],
+): string | undefined {
   const [selector, ...rest] = revertData;
   if (selector === undefined) return undefined;
-  const e = artifact.errors.get(selector);
+  const e = errors.get(selector);
   if (e === undefined) return undefined;
   if (e.kind === 'string') return e.message;
   if (e.kind === 'custom') {

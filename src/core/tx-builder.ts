@@ -30,15 +30,7 @@ import type {
   PrivateToRollupAccumulatedData,
 } from './kernel/side-effects.js';
 import { computeTxHash } from './kernel/tx-hash.js';
-import {
-  calldataHash,
-  contractClassLogHash,
-  DA_GAS_PER_FIELD,
-  FIXED_AVM_STARTUP_L2_GAS,
-  type Gas,
-  L2_GAS_PER_PUBLIC_DATA_WRITE,
-  type Tx,
-} from './tx.js';
+import { calldataHash, contractClassLogHash, DA_GAS_PER_FIELD, type Gas, type Tx } from './tx.js';
 import {
   computePrivateGasUsed,
   emptySideEffects,
@@ -106,12 +98,14 @@ export interface TxSpec extends SideEffectsSpec {
 }
 
 /**
- * Gas a public call may use under cairn's native execution: start-up plus a few writes and a
- * public log of up to 16 fields (DA gas counts the log's fields plus its address and length).
+ * Gas a public call may use unless the spec sets limits: room for the protocol contracts' calls
+ * (the instance registry's update, the costliest, uses 291,500 L2 gas on the AVM, and its four
+ * writes and five-field log 480 DA gas) with a margin: a few writes and a public log of up to 16
+ * fields in DA gas (the log's fields plus its address and length).
  */
 export const PUBLIC_CALL_GAS_ALLOWANCE: Gas = {
   daGas: (4 * 2 + 16 + 2) * DA_GAS_PER_FIELD,
-  l2Gas: FIXED_AVM_STARTUP_L2_GAS + 4 * L2_GAS_PER_PUBLIC_DATA_WRITE,
+  l2Gas: 400_000,
 };
 
 /** A proof the dev verifier accepts: full length, first word 1, the rest zero. */

@@ -16,7 +16,7 @@ import { toHex32 } from '../core/field.js';
 import type { Gas } from '../core/tx.js';
 import type { TxSideEffects } from '../core/tx-view.js';
 import { TreeId, type WorldStateReader } from '../world-state/types.js';
-import { scheduledClassSlots } from './protocol-contracts.js';
+import { scheduledClassAt } from './protocol-contracts.js';
 import { type PublicStateJournal, publicDataLeafSlot } from './public-storage.js';
 
 /** Where public execution finds published contracts (the node's contract index). */
@@ -25,6 +25,8 @@ export interface PublicContracts {
   instance(address: Fr): PublicInstance | undefined;
   /** The public bytecode of a published class. */
   bytecode(classId: Fr): Uint8Array | undefined;
+  /** What revert data means, where the node knows the error (the genesis contracts' artifacts). */
+  revertMessage?(revertData: readonly Fr[]): string | undefined;
 }
 
 /** What public execution reads of an instance. */
@@ -128,10 +130,7 @@ function worldOf(input: AvmCallInput): AvmWorld {
       const published = contracts.instance(address);
       if (published === undefined) return undefined;
       // The class in force: the instance registry's scheduled update, once its time has come.
-      const slots = scheduledClassSlots(address);
-      const change = state.read(slots.timestampOfChange);
-      const scheduled =
-        change === 0n ? 0n : globals.timestamp >= change ? state.read(slots.post) : state.read(slots.pre);
+      const scheduled = scheduledClassAt(address, globals.timestamp, (slot) => state.read(slot));
       return {
         deployer: published.deployer,
         currentClassId: scheduled === 0n ? published.originalClassId : scheduled,
@@ -195,10 +194,14 @@ export function runAvmCall(input: AvmCallInput): AvmCallResult & { gasUsed: Gas 
   if (result.reverted) return { ...result, gasUsed };
 
   avm.calledAddresses.push(call.address);
+  // Every slot written goes into the tx's effect, even with the value it had (a 0 into an empty
+  // slot included): the reference squashes the AVM's writes per slot and drops none.
   for (const { contract, slot, value } of journal.storageWrites()) {
     const leafSlot = publicDataLeafSlot(contract, slot);
-    if (!seen.slots.has(`${contract}/${slot}`)) avm.writtenSlots.push({ contract, slot });
-    if (state.read(leafSlot) !== value) state.write(leafSlot, value);
+    if (!seen.slots.has(`${contract}/${slot}`)) {
+      avm.writtenSlots.push({ contract, slot });
+      state.write(leafSlot, value);
+    } else if (state.read(leafSlot) !== value) state.write(leafSlot, value);
   }
   for (const n of journal.nullifiers().slice(seen.nullifiers)) state.emitNullifier(n);
   avm.noteHashes.push(...journal.noteHashes().slice(seen.noteHashes));
@@ -213,10 +216,16 @@ export function runAvmCall(input: AvmCallInput): AvmCallResult & { gasUsed: Gas 
 }
 
 /** A reverted AVM call's reason as the receipt gives it: the AVM's reason and the revert data. */
-export function avmRevertReason(result: AvmCallResult): string {
-  const reason =
+export function avmRevertReason(
+  result: AvmCallResult,
+  messageOf?: (revertData: readonly Fr[]) => string | undefined,
+): string {
+  let reason =
     result.revertReason ??
     (result.exceptionalHalt ? `exceptional halt: ${result.exceptionalHalt}` : 'reverted');
+  // A failed assertion whose error the node knows is named, as a wallet with the artifact would.
+  const message = reason === 'Assertion failed' ? messageOf?.(result.output) : undefined;
+  if (message !== undefined) reason = `${reason}: ${message}`;
   if (result.output.length === 0) return reason;
   return `${reason} (revert data ${result.output.map(toHex32).join(', ')})`;
 }

@@ -9,7 +9,6 @@
 import { noteHashNonce, uniqueNoteHash } from '../avm/journal.js';
 import { type ContractClassLog, RevertCode, type TxEffect } from '../core/block.js';
 import type { GlobalVariables } from '../core/block-header.js';
-import { DEFAULT_UPDATE_DELAY } from '../core/contracts.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { l2ToL1MessageLeaf } from '../core/out-hash.js';
 import {
@@ -42,10 +41,10 @@ import {
 import { ContractsInBlock } from './contracts-in-block.js';
 import {
   feeJuiceBalanceSlot,
-  isNativeContract,
+  isNativeCall,
   PublicCallRevert,
   type PublicContext,
-  runPublicCall,
+  runNativeCall,
 } from './protocol-contracts.js';
 import { PublicStateJournal } from './public-storage.js';
 
@@ -78,12 +77,13 @@ export interface TxExecutionResult {
 }
 
 export interface ExecutionOptions {
-  /** Published contracts, whose public calls run on the AVM; without it only protocol contracts run. */
+  /**
+   * The contracts public calls can reach (published ones and the genesis contracts), run on the
+   * AVM; without it only cairn's native Fee Juice claim runs.
+   */
   contracts?: PublicContracts;
   /** Charge no fee and skip the balance check (simulation). */
   skipFeeEnforcement?: boolean;
-  /** Seconds before a scheduled class update takes effect (default DEFAULT_UPDATE_DELAY). */
-  updateDelay?: number;
   /** The L1 address of the Fee Juice portal, whose deposits Fee Juice's claim consumes. */
   feeJuicePortal?: string;
 }
@@ -177,7 +177,6 @@ export function executeTx(
       journal.emitNullifier(siloed);
     },
     l1ToL2MessageAt: (index) => leafAt(reader, TreeId.L1_TO_L2_MESSAGE, index),
-    updateDelay: options.updateDelay ?? DEFAULT_UPDATE_DELAY,
     feeJuicePortal: options.feeJuicePortal,
   };
   const returnValues: { values: Fr[] }[] = [];
@@ -241,7 +240,11 @@ export function executeTx(
           : 0n,
     });
     publicGas = addGas(publicGas, result.gasUsed);
-    if (result.reverted) throw new PublicCallRevert(avmRevertReason(result), result.output);
+    if (result.reverted)
+      throw new PublicCallRevert(
+        avmRevertReason(result, (data) => options.contracts?.revertMessage?.(data)),
+        result.output,
+      );
     entry.values = result.output;
   };
 
@@ -251,12 +254,12 @@ export function executeTx(
     // Each call gets an entry, empty until (unless) it returns.
     const entry: { values: Fr[] } = { values: [] };
     returnValues.push(entry);
-    if (!isNativeContract(request.contractAddress)) {
+    if (!isNativeCall(request.contractAddress, calldata)) {
       runOnAvm(request, calldata, entry);
       return;
     }
     try {
-      entry.values = runPublicCall(
+      entry.values = runNativeCall(
         {
           msgSender: request.msgSender,
           contractAddress: request.contractAddress,

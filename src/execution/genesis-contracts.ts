@@ -2,23 +2,21 @@
 // protocol contracts at their fixed addresses 1-6 (AuthRegistry, ContractInstanceRegistry,
 // ContractClassRegistry, MultiCallEntrypoint, FeeJuice, PublicChecks) and the SponsoredFPC of the
 // reference's local network. The node answers for them as for published contracts (their class
-// and instance), and public execution runs the bytecode of those cairn does not run natively
-// (protocol-contracts.ts runs Fee Juice and the two registries), so that their gas and behaviour
-// are the reference's own.
+// and instance), and public execution runs their real bytecode on the AVM, so that their gas and
+// behaviour are the reference's own (protocol-contracts.ts has the one native extension).
+import { type ArtifactError, revertMessageOf } from '../core/artifact.js';
 import type { ContractClassPublic, ContractInstance } from '../core/contracts.js';
 import type { Fr } from '../core/field.js';
 import { type PublicContracts, publicInstanceOf } from './avm-calls.js';
-import { isNativeContract } from './protocol-contracts.js';
 
 export interface GenesisContract {
   /** The artifact's contract name. */
   name: string;
   instance: ContractInstance;
   contractClass: ContractClassPublic;
+  /** The artifact's errors (selector to meaning), to name a revert of its code. */
+  errors?: ReadonlyMap<bigint, ArtifactError>;
 }
-
-/** Whether public calls to the contract run its bytecode on the AVM (not natively). */
-export const runsOnAvm = (c: GenesisContract): boolean => !isNativeContract(c.instance.address);
 
 /** Instances and classes of the genesis contracts, looked up by address and class id. */
 export class GenesisContracts {
@@ -39,19 +37,21 @@ export class GenesisContracts {
   }
 
   /**
-   * `base` with the genesis contracts that run on the AVM added at their addresses (they take
-   * precedence: nothing can be published at a protocol address).
+   * `base` with the genesis contracts added at their addresses (they take precedence: nothing can
+   * be published at a protocol address).
    */
   forPublicExecution(base: PublicContracts | undefined): PublicContracts {
-    const onAvm = this.all.filter(runsOnAvm);
-    const byAddress = new Map(onAvm.map((c) => [c.instance.address, c.instance]));
-    const byClass = new Map(onAvm.map((c) => [c.contractClass.id, c.contractClass.packedBytecode]));
+    const byAddress = new Map(this.all.map((c) => [c.instance.address, c.instance]));
+    const byClass = new Map(this.all.map((c) => [c.contractClass.id, c.contractClass.packedBytecode]));
+    // An error selector hashes the error's message, so one table serves every contract's reverts.
+    const errors = new Map(this.all.flatMap((c) => [...(c.errors ?? [])]));
     return {
       instance(address) {
         const c = byAddress.get(address);
         return c === undefined ? base?.instance(address) : publicInstanceOf(c);
       },
       bytecode: (classId) => byClass.get(classId) ?? base?.bytecode(classId),
+      revertMessage: (data) => revertMessageOf(errors, data) ?? base?.revertMessage?.(data),
     };
   }
 }

@@ -1,14 +1,11 @@
-// Protocol contracts executed natively (docs/transactions.md, "Execution"). Fee Juice keeps public balances
-// in a map at storage slot 1, so balances live in the public data tree where any
-// node, witness or client can read them. The registries publish classes and instances through
-// private side effects (nullifiers and logs that travel in the tx); the instance registry's one
-// public function, `update`, schedules a contract's move to another class after a delay.
-import {
-  FEE_JUICE_CLAIM,
-  FEE_JUICE_INCREASE_BALANCE,
-  PROTOCOL_CONTRACT_ADDRESSES,
-} from '../core/constants.js';
-import { instanceUpdatedLogFields, siloNullifier, UPDATED_CLASS_IDS_SLOT } from '../core/contracts.js';
+// The protocol contracts' public state as the node reads it, and the one public function cairn
+// adds to them. FeeJuice (address 5), the class and instance registries (3, 2) and the other
+// genesis contracts run their real 4.1.2 bytecode on the AVM (genesis-contracts.ts), so their gas
+// and behaviour are the reference's; only the protocol's fee deduction (executor.ts) and cairn's
+// public Fee Juice `claim` (below) are native. Fee Juice keeps public balances in a map at storage
+// slot 1, in the public data tree where any node, witness or client can read them.
+import { FEE_JUICE_CLAIM, PROTOCOL_CONTRACT_ADDRESSES } from '../core/constants.js';
+import { UPDATED_CLASS_IDS_SLOT } from '../core/contracts.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { functionSelector } from '../core/hash/selector.js';
 import {
@@ -75,29 +72,8 @@ export interface PublicContext {
   emitNullifier(siloed: Fr): void;
   /** The L1-to-L2 message tree's leaf at an index (undefined beyond the tree). */
   l1ToL2MessageAt(index: bigint): Fr | undefined;
-  /** Seconds from scheduling a class update to its taking effect. */
-  updateDelay: number;
   /** The L1 address of the Fee Juice portal (the sender of deposit messages), when known. */
   feeJuicePortal: string | undefined;
-}
-
-type NativeFunction = (call: PublicCall, ctx: PublicContext) => Fr[];
-
-interface NativeContract {
-  name: string;
-  functions: Map<number, { signature: string; args: number; run: NativeFunction }>;
-}
-
-function contract(
-  name: string,
-  functions: Record<string, { args: number; run: NativeFunction }>,
-): NativeContract {
-  return {
-    name,
-    functions: new Map(
-      Object.entries(functions).map(([signature, f]) => [functionSelector(signature), { signature, ...f }]),
-    ),
-  };
 }
 
 function u128(value: Fr, what: string): bigint {
@@ -105,155 +81,83 @@ function u128(value: Fr, what: string): bigint {
   return value;
 }
 
-function write(call: PublicCall, state: PublicStateJournal, slot: Fr, value: Fr): void {
+/**
+ * cairn's public Fee Juice claim, `claim((Field),u128,Field,Field)` (not a function of the real
+ * contract, whose claim is private): consumes a deposit made through the L1 portal (an L1-to-L2
+ * message to Fee Juice, whose content commits to the recipient and the amount) and credits the
+ * amount, so that `cairn tx` can claim without a private kernel. The message's nullifier makes a
+ * second claim fail, as the real claim's does. It writes the balance where the real contract
+ * keeps it.
+ */
+function feeJuiceClaim(call: PublicCall, ctx: PublicContext): Fr[] {
+  if (call.calldata.length !== FEE_JUICE_CLAIM.calldataLength) {
+    throw new PublicCallRevert(
+      `FeeJuice.${FEE_JUICE_CLAIM.signature} takes ${FEE_JUICE_CLAIM.calldataLength - 1} arguments, got ${call.calldata.length - 1}`,
+    );
+  }
+  const [, to, amount, secret, leafIndex] = call.calldata as [Fr, Fr, Fr, Fr, Fr];
+  if (ctx.feeJuicePortal === undefined) throw new PublicCallRevert('the Fee Juice portal on L1 is not known');
+  const messageHash = l1ToL2MessageHash({
+    sender: ctx.feeJuicePortal,
+    chainId: ctx.chainId,
+    recipient: PROTOCOL_CONTRACT_ADDRESSES.feeJuice,
+    rollupVersion: ctx.rollupVersion,
+    content: feeJuiceDepositContent(to, u128(amount, 'amount')),
+    secretHash: computeSecretHash(secret),
+    index: leafIndex,
+  });
+  if (ctx.l1ToL2MessageAt(leafIndex) !== messageHash) {
+    throw new PublicCallRevert(
+      `no L1-to-L2 message at index ${leafIndex} matches this claim (recipient, amount, secret and index must match the deposit)`,
+    );
+  }
+  const nullifier = l1ToL2MessageNullifier(PROTOCOL_CONTRACT_ADDRESSES.feeJuice, messageHash, secret);
+  if (ctx.nullifierExists(nullifier)) throw new PublicCallRevert('the L1-to-L2 message was already consumed');
   if (call.isStaticCall) throw new PublicCallRevert('Static call cannot update the state');
-  state.write(slot, value);
+  ctx.emitNullifier(nullifier);
+  const slot = feeJuiceBalanceSlot(to);
+  ctx.state.write(slot, u128(ctx.state.read(slot) + amount, 'balance'));
+  return [];
 }
 
-const feeJuice = contract('FeeJuice', {
-  // Credits bridged Fee Juice; only the contract itself may call it (its private claim does).
-  [FEE_JUICE_INCREASE_BALANCE.signature]: {
-    args: FEE_JUICE_INCREASE_BALANCE.calldataLength - 1,
-    run(call, { state }) {
-      if (call.msgSender !== PROTOCOL_CONTRACT_ADDRESSES.feeJuice) {
-        throw new PublicCallRevert('Function _increase_public_balance can only be called internally');
-      }
-      const [, to, amount] = call.calldata as [Fr, Fr, Fr];
-      const slot = feeJuiceBalanceSlot(to);
-      const balance = state.read(slot) + u128(amount, 'amount');
-      write(call, state, slot, u128(balance, 'balance'));
-      return [];
-    },
-  },
-  // Consumes a deposit made through the L1 portal (an L1-to-L2 message to Fee Juice, whose
-  // content commits to the recipient and the amount) and credits the amount. The message's
-  // nullifier makes a second claim fail.
-  [FEE_JUICE_CLAIM.signature]: {
-    args: FEE_JUICE_CLAIM.calldataLength - 1,
-    run(call, ctx) {
-      const [, to, amount, secret, leafIndex] = call.calldata as [Fr, Fr, Fr, Fr, Fr];
-      if (ctx.feeJuicePortal === undefined)
-        throw new PublicCallRevert('the Fee Juice portal on L1 is not known');
-      const messageHash = l1ToL2MessageHash({
-        sender: ctx.feeJuicePortal,
-        chainId: ctx.chainId,
-        recipient: PROTOCOL_CONTRACT_ADDRESSES.feeJuice,
-        rollupVersion: ctx.rollupVersion,
-        content: feeJuiceDepositContent(to, u128(amount, 'amount')),
-        secretHash: computeSecretHash(secret),
-        index: leafIndex,
-      });
-      if (ctx.l1ToL2MessageAt(leafIndex) !== messageHash) {
-        throw new PublicCallRevert(
-          `no L1-to-L2 message at index ${leafIndex} matches this claim (recipient, amount, secret and index must match the deposit)`,
-        );
-      }
-      const nullifier = l1ToL2MessageNullifier(PROTOCOL_CONTRACT_ADDRESSES.feeJuice, messageHash, secret);
-      if (ctx.nullifierExists(nullifier))
-        throw new PublicCallRevert('the L1-to-L2 message was already consumed');
-      if (call.isStaticCall) throw new PublicCallRevert('Static call cannot update the state');
-      ctx.emitNullifier(nullifier);
-      const slot = feeJuiceBalanceSlot(to);
-      write(call, ctx.state, slot, u128(ctx.state.read(slot) + amount, 'balance'));
-      return [];
-    },
-  },
-  'balance_of_public((Field))': {
-    args: 1,
-    run: (call, { state }) => [state.read(feeJuiceBalanceSlot(call.calldata[1]!))],
-  },
-  // Reverts unless the caller holds at least `fee_limit`.
-  'check_balance(u128)': {
-    args: 1,
-    run(call, { state }) {
-      const limit = u128(call.calldata[1]!, 'fee_limit');
-      if (state.read(feeJuiceBalanceSlot(call.msgSender)) < limit) {
-        throw new PublicCallRevert('Balance too low');
-      }
-      return [];
-    },
-  },
-});
+const CLAIM_SELECTOR = BigInt(functionSelector(FEE_JUICE_CLAIM.signature));
 
 /**
- * Where the instance registry keeps a contract's scheduled class change: three consecutive
- * storage slots from the contract's entry in the updated-class-ids map — the time of change, the
- * class before it and the class after it (all 0 until the first update).
+ * Whether a top-level public call runs natively (cairn's Fee Juice claim) rather than on the AVM.
+ * Only enqueued calls can reach it: a nested call runs the real bytecode, which has no such
+ * function.
  */
-export function scheduledClassSlots(address: Fr): { timestampOfChange: Fr; pre: Fr; post: Fr } {
+export const isNativeCall = (address: Fr, calldata: readonly Fr[]): boolean =>
+  address === PROTOCOL_CONTRACT_ADDRESSES.feeJuice && calldata[0] === CLAIM_SELECTOR;
+
+/** Runs a native public call (see isNativeCall); throws PublicCallRevert with the reason when it fails. */
+export function runNativeCall(call: PublicCall, ctx: PublicContext): Fr[] {
+  if (!isNativeCall(call.contractAddress, call.calldata)) {
+    throw new Error(`not a native call: ${toHex32(call.contractAddress)} ${call.calldata[0]}`);
+  }
+  return feeJuiceClaim(call, ctx);
+}
+
+/**
+ * Where the instance registry keeps a contract's class updates: its `updated_class_ids` map entry
+ * is a delayed public mutable of 3 fields (then its hash), from the reference's layout: a packed
+ * field (the value change's time in its low 32 bits; the delay change above it), the class before
+ * the change, the class after it. All 0 until the contract's first update.
+ */
+export function scheduledClassSlots(address: Fr): { packed: Fr; pre: Fr; post: Fr } {
   const base = mapStorageSlot(UPDATED_CLASS_IDS_SLOT, address);
   const at = (offset: bigint) =>
     publicDataLeafSlot(PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry, base + offset);
-  return { timestampOfChange: at(0n), pre: at(1n), post: at(2n) };
+  return { packed: at(0n), pre: at(1n), post: at(2n) };
 }
 
-const instanceRegistry = contract('ContractInstanceRegistry', {
-  // Schedules the calling contract's move to another published class, effective after the
-  // delay; the contract keeps its class until then. Emits the update as a public log.
-  'update((Field))': {
-    args: 1,
-    run(call, ctx) {
-      const { state } = ctx;
-      const address = call.msgSender;
-      const newClassId = call.calldata[1]!;
-      if (!ctx.nullifierExists(siloNullifier(PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry, address))) {
-        throw new PublicCallRevert('msg.sender is not deployed');
-      }
-      if (!ctx.nullifierExists(siloNullifier(PROTOCOL_CONTRACT_ADDRESSES.classRegistry, newClassId))) {
-        throw new PublicCallRevert('New contract class is not registered');
-      }
-      const slots = scheduledClassSlots(address);
-      const change = state.read(slots.timestampOfChange);
-      // The class in force now: 0 means "the original class" (never updated).
-      const current =
-        change !== 0n && ctx.timestamp >= change ? state.read(slots.post) : state.read(slots.pre);
-      const timestampOfChange = ctx.timestamp + BigInt(ctx.updateDelay);
-      write(call, state, slots.timestampOfChange, timestampOfChange);
-      write(call, state, slots.pre, current);
-      write(call, state, slots.post, newClassId);
-      state.emitLog({
-        contractAddress: PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry,
-        fields: instanceUpdatedLogFields({
-          address,
-          prevContractClassId: current,
-          newContractClassId: newClassId,
-          timestampOfChange,
-        }),
-      });
-      return [];
-    },
-  },
-});
-
-const NATIVE_CONTRACTS = new Map<Fr, NativeContract>([
-  [PROTOCOL_CONTRACT_ADDRESSES.feeJuice, feeJuice],
-  [PROTOCOL_CONTRACT_ADDRESSES.classRegistry, contract('ContractClassRegistry', {})],
-  [PROTOCOL_CONTRACT_ADDRESSES.instanceRegistry, instanceRegistry],
-]);
-
-/** Whether cairn runs this contract natively (a protocol contract) rather than on the AVM. */
-export const isNativeContract = (address: Fr): boolean => NATIVE_CONTRACTS.has(address);
-
-/** Runs a public call natively; throws PublicCallRevert with the reason when it fails. */
-export function runPublicCall(call: PublicCall, ctx: PublicContext): Fr[] {
-  const target = NATIVE_CONTRACTS.get(call.contractAddress);
-  if (!target) {
-    throw new PublicCallRevert(
-      `public execution of contract ${toHex32(call.contractAddress)} is not supported: cairn runs only the protocol contracts (Fee Juice, class registry, instance registry)`,
-    );
-  }
-  if (call.calldata.length === 0) throw new PublicCallRevert('calldata is empty: no function selector');
-  const selector = call.calldata[0]!;
-  const fn = selector <= 0xffffffffn ? target.functions.get(Number(selector)) : undefined;
-  if (!fn) {
-    throw new PublicCallRevert(
-      `${target.name} has no public function with selector 0x${selector.toString(16).padStart(8, '0')}`,
-    );
-  }
-  if (call.calldata.length !== fn.args + 1) {
-    throw new PublicCallRevert(
-      `${target.name}.${fn.signature} takes ${fn.args} arguments, got ${call.calldata.length - 1}`,
-    );
-  }
-  return fn.run(call, ctx);
+/**
+ * The class the instance registry has in force for a contract at a time: 0 while it was never
+ * updated (the instance's original class applies), else the scheduled change's class before or
+ * after its time.
+ */
+export function scheduledClassAt(address: Fr, timestamp: bigint, read: (leafSlot: Fr) => Fr): Fr {
+  const slots = scheduledClassSlots(address);
+  const timestampOfChange = read(slots.packed) & 0xffff_ffffn;
+  return timestamp < timestampOfChange ? read(slots.pre) : read(slots.post);
 }

@@ -73,6 +73,7 @@ export async function loadGenesisContracts(logger: Logger): Promise<GenesisContr
       name: artifact.name,
       contractClass,
       instance: protocolContractInstance(contractClass.id, address),
+      errors: artifact.errors,
     };
   });
   const fpc = parseArtifact(loadArtifactJson(CONTRACTS_PACKAGE, SPONSORED_FPC_FILE));
@@ -85,7 +86,7 @@ export async function loadGenesisContracts(logger: Logger): Promise<GenesisContr
       `the SponsoredFPC artifact derives ${toHex32(fpcInstance.address)}, not the reference's ${toHex32(SPONSORED_FPC_ADDRESS)}`,
     );
   }
-  contracts.push({ name: fpc.name, contractClass: fpcClass, instance: fpcInstance });
+  contracts.push({ name: fpc.name, contractClass: fpcClass, instance: fpcInstance, errors: fpc.errors });
   for (const c of contracts) {
     logger.debug(`${c.name} at ${toHex32(c.instance.address)}: class ${toHex32(c.contractClass.id)}`);
   }

@@ -212,7 +212,6 @@ export function buildChain(ctx: StartContext, stores: Stores, l1: L1Parts): Chai
   const mempoolStore = openEnvironment(dataDir.path, 'mempool');
   teardown.add('mempoolStore', () => mempoolStore.close());
   const execution: ExecutionOptions = {
-    updateDelay: config.contractUpdateDelay,
     feeJuicePortal: l1.l1.addresses.feeJuicePortalAddress,
     contracts: stores.genesisContracts.forPublicExecution(publicContractsOf(chain)),
   };

@@ -22,6 +22,7 @@ import { l2ToL1MessageLeaf } from '../../src/core/out-hash.js';
 import type { Tx } from '../../src/core/tx.js';
 import { buildTx, PUBLIC_CALL_GAS_ALLOWANCE, type TxSpec } from '../../src/core/tx-builder.js';
 import { computePrivateGasUsed, txView } from '../../src/core/tx-view.js';
+import type { PublicContracts } from '../../src/execution/avm-calls.js';
 import { applyTxEffect } from '../../src/execution/block-builder.js';
 import {
   DEV_ACCOUNT_BALANCE,
@@ -32,9 +33,7 @@ import { executeTx, TxExecutionError, type TxExecutionResult } from '../../src/e
 import {
   FEE_JUICE_BALANCES_SLOT,
   feeJuiceBalanceSlot,
-  PublicCallRevert,
-  type PublicContext,
-  runPublicCall,
+  isNativeCall,
 } from '../../src/execution/protocol-contracts.js';
 import {
   mapStorageSlot,
@@ -48,6 +47,7 @@ import { openEnvironment } from '../../src/store/environment.js';
 import { genesisBlockHashOf } from '../../src/world-state/genesis.js';
 import { TreeId, type WorldStateFork } from '../../src/world-state/types.js';
 import { WorldState } from '../../src/world-state/world-state.js';
+import { genesisPublicContracts } from '../helpers/genesis-contracts.js';
 
 /** The reference's GENERATOR_INDEX__NOTE_HASH_NONCE and __UNIQUE_NOTE_HASH (facts). */
 const NOTE_HASH_NONCE_SEPARATOR = 1_721_808_740;
@@ -79,7 +79,11 @@ let ws: WorldState;
 let nullifierSeed = 0x100_000n;
 const fresh = () => nullifierSeed++;
 
+/** The genesis contracts: public calls to the protocol contracts run their real bytecode. */
+let genesis: PublicContracts;
+
 before(async () => {
+  genesis = await genesisPublicContracts();
   ws = await WorldState.open(openEnvironment(dir, 'world-state'), {
     historyBlocks: 0,
     genesisPublicData: [
@@ -128,11 +132,17 @@ function run(
   options?: { skipFeeEnforcement?: boolean },
 ): TxExecutionResult & { tx: Tx } {
   const { tx, hash } = buildTx(spec(over));
-  const result = executeTx(fork, tx, hash, g, options);
+  const result = executeTx(fork, tx, hash, g, { contracts: genesis, ...options });
   assert.equal(result.txHash, hash);
   assert.equal(result.effect.txHash, hash);
   applyTxEffect(fork, result.effect);
   return { ...result, tx };
+}
+
+/** The public gas `calls` use on a fresh fork: the bytecode's own figure, which the golden AVM
+ * vectors pin to the reference's; the tests here check how the executor bills and limits it. */
+function publicGasOf(calls: TxSpec['publicCalls']): { daGas: number; l2Gas: number } {
+  return run(ws.fork(), { publicCalls: calls }).gasUsed.publicGas;
 }
 
 const rejects = (fn: () => unknown, reason: string | RegExp) =>
@@ -149,6 +159,21 @@ const increaseCall = (to: Fr, amount: bigint, over: Record<string, unknown> = {}
   signature: INCREASE,
   args: [to, amount],
   msgSender: FEE_JUICE,
+  ...over,
+});
+/** Fee Juice's views, which the real contract runs only in a static call. */
+const balanceCall = (owner: Fr, over: Record<string, unknown> = {}) => ({
+  contractAddress: FEE_JUICE,
+  signature: BALANCE_OF,
+  args: [owner],
+  isStaticCall: true,
+  ...over,
+});
+const checkBalanceCall = (limit: bigint, over: Record<string, unknown> = {}) => ({
+  contractAddress: FEE_JUICE,
+  signature: CHECK_BALANCE,
+  args: [limit],
+  isStaticCall: true,
   ...over,
 });
 const failingCall = (over: Record<string, unknown> = {}) => ({
@@ -219,36 +244,35 @@ describe('executeTx: fees', () => {
     assert.equal(balanceOf(fork, carol), DEV_ACCOUNT_BALANCE);
   });
 
-  test('public calls are billed (start-up + writes) and teardown at its limit', () => {
+  test('public calls are billed at the gas they use, and teardown at its limit', () => {
     const fork = ws.fork();
+    const read = publicGasOf([balanceCall(bob)]);
+    assert.ok(read.l2Gas > 0, 'a call costs the gas of its instructions');
+    assert.equal(read.daGas, 0, 'a read publishes nothing');
     const r = run(fork, {
       feePayer: bob,
-      publicCalls: [
-        { contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob] },
-        { phase: 'teardown', contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob] },
-      ],
+      publicCalls: [balanceCall(bob), balanceCall(bob, { phase: 'teardown' })],
     });
     const priv = r.tx.data.gasUsed;
     const view = txView(r.tx);
     assert.deepEqual(priv, computePrivateGasUsed([view.nonRevertible, view.revertible], true));
     assert.equal(priv.l2Gas, 540_000 + 16_000);
-    // Each call: 20000 L2 start-up, no writes.
-    assert.deepEqual(r.gasUsed.publicGas, { daGas: 0, l2Gas: 40_000 });
-    assert.deepEqual(r.gasUsed.teardownGas, { daGas: 0, l2Gas: 20_000 });
-    assert.deepEqual(r.gasUsed.totalGas, { daGas: priv.daGas, l2Gas: priv.l2Gas + 40_000 });
+    assert.deepEqual(r.gasUsed.publicGas, { daGas: 0, l2Gas: 2 * read.l2Gas });
+    assert.deepEqual(r.gasUsed.teardownGas, read);
+    assert.deepEqual(r.gasUsed.totalGas, { daGas: priv.daGas, l2Gas: priv.l2Gas + 2 * read.l2Gas });
     const billed = {
       daGas: priv.daGas + PUBLIC_CALL_GAS_ALLOWANCE.daGas,
-      l2Gas: priv.l2Gas + 20_000 + PUBLIC_CALL_GAS_ALLOWANCE.l2Gas,
+      l2Gas: priv.l2Gas + read.l2Gas + PUBLIC_CALL_GAS_ALLOWANCE.l2Gas,
     };
     assert.deepEqual(r.gasUsed.billedGas, billed);
     assert.equal(r.effect.transactionFee, BigInt(billed.l2Gas) * 7n);
     assert.equal(balanceOf(fork, bob), DEV_ACCOUNT_BALANCE - r.effect.transactionFee);
   });
 
-  test('a public write costs 16000 L2 and 64 DA gas', () => {
+  test('a public write costs 64 DA gas (its slot and value)', () => {
     const fork = ws.fork();
     const r = run(fork, { publicCalls: [increaseCall(0x77n, 10n)] });
-    assert.deepEqual(r.gasUsed.publicGas, { daGas: 64, l2Gas: 36_000 });
+    assert.equal(r.gasUsed.publicGas.daGas, 64);
     assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x77n)), 10n);
   });
 
@@ -318,9 +342,7 @@ describe('executeTx: txs that cannot be included', () => {
 
   test('calldata that does not match the calls in number throws', () => {
     const fork = ws.fork();
-    const { tx, hash } = buildTx(
-      spec({ publicCalls: [{ contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [1n] }] }),
-    );
+    const { tx, hash } = buildTx(spec({ publicCalls: [balanceCall(1n)] }));
     rejects(
       () => executeTx(fork, { ...tx, publicFunctionCalldata: [] }, hash, globals()),
       'Wrong number of calldata for public calls',
@@ -383,10 +405,7 @@ describe('executeTx: reverts', () => {
     });
     const d = txView(r.tx);
     assert.equal(r.effect.revertCode, RevertCode.REVERTED);
-    assert.match(
-      r.revertReason!,
-      /^App logic reverted: public execution of contract 0x0+999 is not supported/,
-    );
+    assert.match(r.revertReason!, /^App logic reverted: no bytecode to run at 0x999 \(not-deployed\)/);
     assert.deepEqual(r.effect.noteHashes, [0xa1n]);
     assert.deepEqual(r.effect.nullifiers, d.nonRevertible.nullifiers);
     assert.deepEqual(r.effect.privateLogs, d.nonRevertible.privateLogs);
@@ -405,9 +424,19 @@ describe('executeTx: reverts', () => {
     assert.ok(!r.effect.publicDataWrites.some((w) => w.leafSlot === creditedSlot));
     assert.equal(readPublicData(fork, creditedSlot), 0n);
     // The fee: private gas + both calls' gas (the rolled-back write included), at 7 per L2 gas.
-    assert.deepEqual(r.gasUsed.publicGas, { daGas: 64, l2Gas: 20_000 + 16_000 + 20_000 });
+    // A call to a contract that does not exist halts and consumes all the gas it was given: all
+    // that app logic had left.
+    const settings = r.tx.data.constants.txContext.gasSettings;
+    const used = {
+      daGas: settings.gasLimits.daGas - settings.teardownGasLimits.daGas - d.gasUsed.daGas,
+      l2Gas: settings.gasLimits.l2Gas - settings.teardownGasLimits.l2Gas - d.gasUsed.l2Gas,
+    };
+    assert.deepEqual(r.gasUsed.publicGas, used);
     const billed = r.gasUsed.billedGas;
-    assert.deepEqual(billed, { daGas: d.gasUsed.daGas + 64, l2Gas: d.gasUsed.l2Gas + 56_000 });
+    assert.deepEqual(billed, {
+      daGas: d.gasUsed.daGas + used.daGas,
+      l2Gas: d.gasUsed.l2Gas + used.l2Gas,
+    });
     assert.equal(r.effect.transactionFee, BigInt(billed.l2Gas) * 7n);
     assert.deepEqual(r.effect.publicDataWrites, [
       { leafSlot: feeJuiceBalanceSlot(alice), value: DEV_ACCOUNT_BALANCE - r.effect.transactionFee },
@@ -462,7 +491,7 @@ describe('executeTx: reverts', () => {
     const fork = ws.fork();
     const r = run(fork, { publicCalls: [increaseCall(0x5155n, 1n, { isStaticCall: true })] });
     assert.equal(r.effect.revertCode, RevertCode.REVERTED);
-    assert.equal(r.revertReason, 'App logic reverted: Static call cannot update the state');
+    assert.equal(r.revertReason, 'App logic reverted: SSTORE is not allowed in a static call');
     assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5155n)), 0n);
     // A static read is fine.
     const ok = run(fork, {
@@ -471,20 +500,21 @@ describe('executeTx: reverts', () => {
     assert.equal(ok.effect.revertCode, RevertCode.OK);
   });
 
-  test('app logic that leaves too little gas for teardown reverts', () => {
+  test('app logic runs out of gas where the teardown gas limit begins', () => {
     const fork = ws.fork();
     const { tx } = buildTx(spec({ publicCalls: [increaseCall(0x5156n, 1n)] }));
     const used = tx.data.gasUsed;
-    // Room for the private part plus 35999 of the 36000 L2 gas the call needs.
+    const call = publicGasOf([increaseCall(0x5156n, 1n)]);
+    // Room for the private part plus one L2 gas less than the call needs.
     const r = run(fork, {
       publicCalls: [increaseCall(0x5156n, 1n)],
-      gasLimits: { daGas: used.daGas + 64, l2Gas: used.l2Gas + 35_999 },
+      gasLimits: { daGas: used.daGas + call.daGas, l2Gas: used.l2Gas + call.l2Gas - 1 },
     });
-    assert.equal(r.revertReason, 'App logic reverted: Not enough gas left for app logic');
+    assert.equal(r.revertReason, 'App logic reverted: out of L2 gas');
     assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5156n)), 0n);
     const fits = run(fork, {
       publicCalls: [increaseCall(0x5156n, 1n)],
-      gasLimits: { daGas: used.daGas + 64, l2Gas: used.l2Gas + 36_000 },
+      gasLimits: { daGas: used.daGas + call.daGas, l2Gas: used.l2Gas + call.l2Gas },
     });
     assert.equal(fits.effect.revertCode, RevertCode.OK);
     // The teardown gas limit is reserved even without a teardown call.
@@ -492,34 +522,30 @@ describe('executeTx: reverts', () => {
     const reserved = run(fork, {
       publicCalls: [increaseCall(0x5156n, 1n)],
       teardownGasLimits,
-      gasLimits: { daGas: used.daGas + 64, l2Gas: used.l2Gas + 36_000 + 9_999 },
+      gasLimits: { daGas: used.daGas + call.daGas, l2Gas: used.l2Gas + call.l2Gas + 9_999 },
     });
-    assert.equal(reserved.revertReason, 'App logic reverted: Not enough gas left for app logic');
+    assert.equal(reserved.revertReason, 'App logic reverted: out of L2 gas');
     const room = run(fork, {
       publicCalls: [increaseCall(0x5156n, 1n)],
       teardownGasLimits,
-      gasLimits: { daGas: used.daGas + 64, l2Gas: used.l2Gas + 46_000 },
+      gasLimits: { daGas: used.daGas + call.daGas, l2Gas: used.l2Gas + call.l2Gas + 10_000 },
     });
     assert.equal(room.effect.revertCode, RevertCode.OK);
   });
 
-  test('a teardown over its own gas limit reverts', () => {
+  test('a teardown over its own gas limit reverts, and takes app logic with it', () => {
     const fork = ws.fork();
-    const teardown = {
-      phase: 'teardown' as const,
-      contractAddress: FEE_JUICE,
-      signature: BALANCE_OF,
-      args: [1n],
-    };
+    const teardown = balanceCall(1n, { phase: 'teardown' });
+    const read = publicGasOf([balanceCall(1n)]);
     const r = run(fork, {
       publicCalls: [increaseCall(0x5157n, 1n), teardown],
-      teardownGasLimits: { daGas: 0, l2Gas: 19_999 },
+      teardownGasLimits: { daGas: 0, l2Gas: read.l2Gas - 1 },
     });
-    assert.equal(r.revertReason, 'Teardown reverted: Not enough gas left for teardown');
+    assert.equal(r.revertReason, 'Teardown reverted: out of L2 gas');
     assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5157n)), 0n);
     const ok = run(fork, {
       publicCalls: [increaseCall(0x5157n, 1n), teardown],
-      teardownGasLimits: { daGas: 0, l2Gas: 20_000 },
+      teardownGasLimits: { daGas: 0, l2Gas: read.l2Gas },
     });
     assert.equal(ok.effect.revertCode, RevertCode.OK);
     assert.equal(readPublicData(fork, feeJuiceBalanceSlot(0x5157n)), 1n);
@@ -531,10 +557,10 @@ describe('executeTx: protocol contract calls and effect contents', () => {
     const fork = ws.fork();
     const r = run(fork, {
       publicCalls: [
-        { contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob] },
-        { contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [UNFUNDED] },
+        balanceCall(bob),
+        balanceCall(UNFUNDED),
         increaseCall(UNFUNDED, 42n),
-        { contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [UNFUNDED] },
+        balanceCall(UNFUNDED),
       ],
     });
     assert.deepEqual(r.publicReturnValues, [
@@ -548,11 +574,7 @@ describe('executeTx: protocol contract calls and effect contents', () => {
   test('a failed call keeps its place in publicReturnValues, with no values', () => {
     const fork = ws.fork();
     const r = run(fork, {
-      publicCalls: [
-        { contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob] },
-        failingCall(),
-        { phase: 'teardown', contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [bob] },
-      ],
+      publicCalls: [balanceCall(bob), failingCall(), balanceCall(bob, { phase: 'teardown' })],
     });
     assert.deepEqual(r.publicReturnValues, [
       { values: [DEV_ACCOUNT_BALANCE] },
@@ -565,25 +587,21 @@ describe('executeTx: protocol contract calls and effect contents', () => {
     const fork = ws.fork();
     const ok = run(fork, {
       feePayer: carol,
-      publicCalls: [{ contractAddress: FEE_JUICE, signature: CHECK_BALANCE, args: [DEV_ACCOUNT_BALANCE] }],
+      publicCalls: [checkBalanceCall(DEV_ACCOUNT_BALANCE)],
     });
     assert.equal(ok.effect.revertCode, RevertCode.OK);
     const low = run(fork, {
       feePayer: bob,
-      publicCalls: [
-        { contractAddress: FEE_JUICE, signature: CHECK_BALANCE, args: [DEV_ACCOUNT_BALANCE + 1n] },
-      ],
+      publicCalls: [checkBalanceCall(DEV_ACCOUNT_BALANCE + 1n)],
     });
     assert.equal(low.effect.revertCode, RevertCode.REVERTED);
-    assert.equal(low.revertReason, 'App logic reverted: Balance too low');
+    assert.match(low.revertReason!, /^App logic reverted: Assertion failed: Balance too low \(revert data/);
     // The checked account is the msg sender.
     const other = run(fork, {
       feePayer: bob,
-      publicCalls: [
-        { contractAddress: FEE_JUICE, signature: CHECK_BALANCE, args: [1n], msgSender: UNFUNDED },
-      ],
+      publicCalls: [checkBalanceCall(1n, { msgSender: UNFUNDED })],
     });
-    assert.equal(other.revertReason, 'App logic reverted: Balance too low');
+    assert.match(other.revertReason!, /^App logic reverted: Assertion failed: Balance too low/);
   });
 
   test('L2-to-L1 messages become message leaves with the globals’ version and chain id', () => {
@@ -664,6 +682,7 @@ describe('executeTx: protocol contract calls and effect contents', () => {
 describe('executeTx: fee payment against a balance model (property)', () => {
   test('balances follow payer -= fee, recipient += fee and the total supply is conserved', () => {
     const payers = [alice, bob, carol];
+    const read = publicGasOf([balanceCall(alice)]).l2Gas;
     const txArb = fc.record({
       payer: fc.integer({ min: 0, max: 2 }),
       noteHashes: fc.integer({ min: 0, max: 3 }),
@@ -701,14 +720,12 @@ describe('executeTx: fee payment against a balance model (property)', () => {
                 noteHashes: Array.from({ length: t.noteHashes }, (_, i) => BigInt(i + 1)),
                 maxFeesPerGas: { feePerDaGas: t.maxDa, feePerL2Gas: t.maxL2 },
                 maxPriorityFeesPerGas: { feePerDaGas: t.prioDa, feePerL2Gas: t.prioL2 },
-                publicCalls: t.publicCall
-                  ? [{ contractAddress: FEE_JUICE, signature: BALANCE_OF, args: [payer] }]
-                  : [],
+                publicCalls: t.publicCall ? [balanceCall(payer)] : [],
               },
               g,
             );
             // The model's own gas and fee arithmetic.
-            const l2 = (t.publicCall ? 540_000 + 20_000 : 440_000) + 16_000 + t.noteHashes * 9_200;
+            const l2 = (t.publicCall ? 540_000 + read : 440_000) + 16_000 + t.noteHashes * 9_200;
             const da = 96 + (1 + t.noteHashes) * 32;
             const min = (a: bigint, b: bigint) => (a < b ? a : b);
             const fee =
@@ -728,30 +745,7 @@ describe('executeTx: fee payment against a balance model (property)', () => {
   });
 });
 
-describe('protocol contracts (runPublicCall)', () => {
-  const journal = () => new PublicStateJournal(ws.at(0));
-  const ctx = (state: PublicStateJournal): PublicContext => ({
-    state,
-    timestamp: 0n,
-    chainId: 31337n,
-    rollupVersion: 1n,
-    nullifierExists: () => false,
-    emitNullifier: (n) => state.emitNullifier(n),
-    l1ToL2MessageAt: () => undefined,
-    updateDelay: 0,
-    feeJuicePortal: undefined,
-  });
-  const call = (calldata: Fr[], over: Record<string, unknown> = {}) => ({
-    msgSender: FEE_JUICE,
-    contractAddress: FEE_JUICE,
-    isStaticCall: false,
-    calldata,
-    ...over,
-  });
-  const sel = (s: string) => BigInt(functionSelector(s));
-  const reverts = (fn: () => unknown, message: RegExp) =>
-    assert.throws(fn, (err: unknown) => err instanceof PublicCallRevert && message.test(err.message));
-
+describe('protocol contracts on the AVM', () => {
   test('the Fee Juice balance slot is the map slot of the owner in the balances map at slot 1', () => {
     const owner = 0x1234n;
     const storageSlot = refPoseidon2Hash([BigInt(PUBLIC_STORAGE_MAP_SLOT_SEPARATOR), 1n, owner]);
@@ -762,46 +756,51 @@ describe('protocol contracts (runPublicCall)', () => {
     assert.notEqual(feeJuiceBalanceSlot(owner + 1n), leaf);
   });
 
-  test('_increase_public_balance credits, only for the contract itself, within u128', () => {
-    const j = journal();
-    assert.deepEqual(runPublicCall(call([sel(INCREASE), 0x99n, 5n]), ctx(j)), []);
-    runPublicCall(call([sel(INCREASE), 0x99n, 6n]), ctx(j));
-    assert.equal(j.read(feeJuiceBalanceSlot(0x99n)), 11n);
-    reverts(
-      () => runPublicCall(call([sel(INCREASE), 0x99n, 1n], { msgSender: 0x99n }), ctx(j)),
-      /only be called internally/,
-    );
-    const u128Max = (1n << 128n) - 1n;
-    reverts(
-      () => runPublicCall(call([sel(INCREASE), 0x98n, u128Max + 1n]), ctx(j)),
-      /amount does not fit in a u128/,
-    );
-    runPublicCall(call([sel(INCREASE), 0x98n, u128Max]), ctx(j));
-    reverts(() => runPublicCall(call([sel(INCREASE), 0x98n, 1n]), ctx(j)), /balance does not fit in a u128/);
-    assert.equal(j.read(feeJuiceBalanceSlot(0x98n)), u128Max);
+  test("only cairn's public claim runs natively; every other call to Fee Juice runs its bytecode", () => {
+    const claim = BigInt(functionSelector('claim((Field),u128,Field,Field)'));
+    assert.equal(isNativeCall(FEE_JUICE, [claim, 1n, 2n, 3n, 4n]), true);
+    for (const signature of [INCREASE, BALANCE_OF, CHECK_BALANCE]) {
+      assert.equal(isNativeCall(FEE_JUICE, [BigInt(functionSelector(signature)), 1n]), false);
+    }
+    assert.equal(isNativeCall(2n, [claim]), false);
+    assert.equal(isNativeCall(FEE_JUICE, []), false);
   });
 
-  test('calls with unknown targets, selectors or argument counts revert', () => {
-    const j = journal();
-    reverts(() => runPublicCall(call([1n], { contractAddress: UNSUPPORTED }), ctx(j)), /is not supported/);
-    reverts(() => runPublicCall(call([]), ctx(j)), /calldata is empty/);
-    reverts(
-      () => runPublicCall(call([0x12345678n]), ctx(j)),
-      /FeeJuice has no public function with selector 0x12345678/,
+  test("_increase_public_balance credits when Fee Juice calls it and reverts with the contract's message otherwise", () => {
+    const fork = ws.fork();
+    const credited = run(fork, { publicCalls: [increaseCall(0x99n, 5n), increaseCall(0x99n, 6n)] });
+    assert.equal(credited.effect.revertCode, RevertCode.OK);
+    assert.equal(balanceOf(fork, 0x99n), 11n);
+    const foreign = run(fork, { publicCalls: [increaseCall(0x99n, 1n, { msgSender: 0x99n })] });
+    assert.equal(foreign.effect.revertCode, RevertCode.REVERTED);
+    assert.match(
+      foreign.revertReason!,
+      /Function _increase_public_balance can only be called by the same contract/,
     );
-    reverts(() => runPublicCall(call([1n << 40n]), ctx(j)), /FeeJuice has no public function/);
-    reverts(() => runPublicCall(call([sel(BALANCE_OF)]), ctx(j)), /takes 1 arguments, got 0/);
-    reverts(() => runPublicCall(call([sel(BALANCE_OF), 1n, 2n]), ctx(j)), /takes 1 arguments, got 2/);
-    for (const registry of [2n, 3n]) {
-      reverts(
-        () => runPublicCall(call([sel(BALANCE_OF), 1n], { contractAddress: registry }), ctx(j)),
-        /Registry has no public function/,
-      );
+    const u128Max = (1n << 128n) - 1n;
+    run(fork, { publicCalls: [increaseCall(0x98n, u128Max)] });
+    const overflow = run(fork, { publicCalls: [increaseCall(0x98n, 1n)] });
+    assert.equal(overflow.effect.revertCode, RevertCode.REVERTED, 'a balance past u128 reverts');
+    assert.equal(balanceOf(fork, 0x98n), u128Max);
+    assert.equal(balanceOf(fork, 0x99n), 11n);
+  });
+
+  test('Fee Juice calls cost the gas of the golden vectors (the reference AVM on the same bytecode)', () => {
+    // test/avm/vectors/protocol-contracts.json: balance_of_public 6,954 L2; check_balance 7,035;
+    // _increase_public_balance 40,316 L2 and 64 DA (one write).
+    assert.deepEqual(publicGasOf([balanceCall(alice)]), { daGas: 0, l2Gas: 6_954 });
+    assert.deepEqual(publicGasOf([checkBalanceCall(1n)]), { daGas: 0, l2Gas: 7_035 });
+    assert.deepEqual(publicGasOf([increaseCall(0x97n, 500n)]), { daGas: 64, l2Gas: 40_316 });
+  });
+
+  test('views revert unless called statically; unknown selectors revert at every protocol contract', () => {
+    const fork = ws.fork();
+    const view = run(fork, { publicCalls: [balanceCall(bob, { isStaticCall: false })] });
+    assert.match(view.revertReason!, /Function balance_of_public can only be called statically/);
+    for (const address of [FEE_JUICE, 2n, 3n]) {
+      const r = run(fork, { publicCalls: [{ contractAddress: address, selector: 0x12345678 }] });
+      assert.equal(r.effect.revertCode, RevertCode.REVERTED, `address ${address}`);
     }
-    reverts(
-      () => runPublicCall(call([sel(CHECK_BALANCE), 1n << 128n]), ctx(j)),
-      /fee_limit does not fit in a u128/,
-    );
   });
 });
 

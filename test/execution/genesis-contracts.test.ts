@@ -1,6 +1,6 @@
 // GenesisContracts: lookups by address and class id, and the view public execution gets, where
-// the contracts cairn runs natively are left to the native path and the rest take precedence
-// over the published index.
+// every genesis contract takes precedence over the published index, and reverts of their code are
+// named from their artifacts' errors.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type ContractClassPublic, DEFAULT_PUBLIC_KEYS } from '../../src/core/contracts.js';
@@ -20,6 +20,7 @@ function contract(name: string, address: bigint, classId: bigint, code: number):
   return {
     name,
     contractClass,
+    errors: new Map([[BigInt(code) << 32n, { kind: 'string', message: `${name} failed` }]]),
     instance: {
       version: 1,
       salt: 1n,
@@ -44,7 +45,7 @@ const base: PublicContracts = {
   bytecode: (classId) => (classId === 0x70n ? new Uint8Array([7]) : undefined),
 };
 
-test('instances by address and classes by id, native ones included', () => {
+test('instances by address and classes by id', () => {
   assert.equal(genesis.instance(5n), feeJuice.instance);
   assert.equal(genesis.instance(0x9a4dn), fpc.instance);
   assert.equal(genesis.instance(0x77n), undefined);
@@ -52,12 +53,16 @@ test('instances by address and classes by id, native ones included', () => {
   assert.equal(genesis.contractClass(0x70n), undefined);
 });
 
-test('public execution sees the AVM ones over the index, and not the natively run ones', () => {
+test('public execution sees every genesis contract over the index, and their errors', () => {
   const view = genesis.forPublicExecution(base);
   assert.deepEqual(view.instance(1n), { deployer: 1n, originalClassId: 0xa1n, initializationHash: 0n });
   assert.deepEqual(view.bytecode(0x2a70n), new Uint8Array([9]));
-  assert.equal(view.instance(5n), undefined);
-  assert.equal(view.bytecode(0xf5n), undefined);
+  assert.deepEqual(view.instance(5n), { deployer: 5n, originalClassId: 0xf5n, initializationHash: 0n });
+  assert.deepEqual(view.bytecode(0xf5n), new Uint8Array([5]));
+  assert.equal(view.revertMessage?.([5n << 32n]), 'FeeJuice failed');
+  assert.equal(view.revertMessage?.([1n << 32n, 7n]), 'AuthRegistry failed');
+  assert.equal(view.revertMessage?.([6n << 32n]), undefined);
+  assert.equal(view.revertMessage?.([]), undefined);
   assert.deepEqual(view.instance(0x77n), { deployer: 0n, originalClassId: 0x70n, initializationHash: 3n });
   assert.deepEqual(view.bytecode(0x70n), new Uint8Array([7]));
   assert.equal(new GenesisContracts().forPublicExecution(undefined).instance(1n), undefined);

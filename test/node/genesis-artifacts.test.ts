@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import pino from 'pino';
 import { contractAddress } from '../../src/core/contracts.js';
-import { type GenesisContract, runsOnAvm } from '../../src/execution/genesis-contracts.js';
+import type { GenesisContract } from '../../src/execution/genesis-contracts.js';
 import { SPONSORED_FPC_ADDRESS } from '../../src/execution/test-accounts.js';
 import { loadGenesisContracts } from '../../src/node/genesis-artifacts.js';
 
@@ -54,11 +54,13 @@ describe('loadGenesisContracts', { skip }, () => {
     assert.equal(contractAddress(preimage), SPONSORED_FPC_ADDRESS);
   });
 
-  test('public calls run on the AVM except to the three contracts cairn runs natively', () => {
-    assert.deepEqual(
-      contracts.filter((c) => !runsOnAvm(c)).map((c) => c.name),
-      ['ContractInstanceRegistry', 'ContractClassRegistry', 'FeeJuice'],
-    );
-    for (const c of contracts.filter(runsOnAvm)) assert.ok(c.contractClass.packedBytecode.length > 0, c.name);
+  test('every genesis contract has public bytecode to run, and its errors to name its reverts', () => {
+    for (const c of contracts) {
+      assert.ok(c.contractClass.packedBytecode.length > 0, c.name);
+      assert.ok((c.errors?.size ?? 0) > 0, c.name);
+    }
+    const registry = contracts.find((c) => c.name === 'ContractInstanceRegistry')!;
+    const messages = [...registry.errors!.values()].map((e) => (e.kind === 'string' ? e.message : ''));
+    assert.ok(messages.includes('msg.sender is not deployed'));
   });
 });

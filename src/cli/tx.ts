@@ -25,13 +25,14 @@ function count(text: string): number {
   return n;
 }
 
-/** `address:signature[:arg,arg…]`, e.g. `0x05:balance_of_public((Field)):0x1234`. */
-function call(phase: PublicCallSpec['phase']) {
+/** `address:signature[:arg,arg…]`, e.g. `0x05:_increase_public_balance((Field),u128):0x1234,5`. */
+function call(phase: PublicCallSpec['phase'], isStaticCall = false) {
   return (text: string, previous: PublicCallSpec[] = []): PublicCallSpec[] => {
     const match = /^(0x[0-9a-fA-F]+|[0-9]+):([^:\s]+\))(?::(.*))?$/.exec(text);
     if (!match) throw new InvalidArgumentError(`expected address:signature[:arg,…], got ${text}`);
     const args = match[3] ? match[3].split(',').map(field) : [];
-    return [...previous, { phase, contractAddress: field(match[1]!), signature: match[2]!, args }];
+    const spec = { phase, contractAddress: field(match[1]!), signature: match[2]!, args };
+    return [...previous, isStaticCall ? { ...spec, isStaticCall } : spec];
   };
 }
 
@@ -63,6 +64,7 @@ interface TxOptions {
   privateLogs: number;
   l2ToL1?: { recipient: string; content: Fr }[];
   call?: PublicCallSpec[];
+  staticCall?: PublicCallSpec[];
   setupCall?: PublicCallSpec[];
   teardownCall?: PublicCallSpec[];
   priorityFee?: Fr;
@@ -104,7 +106,12 @@ async function run(opts: TxOptions): Promise<void> {
     nullifiers: random(opts.nullifiers),
     privateLogs: Array.from({ length: opts.privateLogs }, () => random(4)),
     l2ToL1Msgs: (opts.l2ToL1 ?? []).map((m) => ({ ...m, sender: feePayer })),
-    publicCalls: [...(opts.setupCall ?? []), ...(opts.call ?? []), ...(opts.teardownCall ?? [])],
+    publicCalls: [
+      ...(opts.setupCall ?? []),
+      ...(opts.call ?? []),
+      ...(opts.staticCall ?? []),
+      ...(opts.teardownCall ?? []),
+    ],
     maxPriorityFeesPerGas: { feePerDaGas: 0n, feePerL2Gas: opts.priorityFee ?? 0n },
     ...(publishClass ? { publishClass } : {}),
     ...(publishInstance ? { publishInstances: [publishInstance] } : {}),
@@ -150,6 +157,11 @@ export function addTxCommand(program: Command): void {
     .option('--private-logs <count>', 'Random private logs to emit', count, 0)
     .option('--l2-to-l1 <recipient:content>', 'An L2-to-L1 message (repeatable)', message)
     .option('--call <address:signature[:args]>', 'An app-logic public call (repeatable)', call('app'))
+    .option(
+      '--static-call <address:signature[:args]>',
+      'An app-logic static public call, for a view such as balance_of_public (repeatable; after the --call ones)',
+      call('app', true),
+    )
     .option('--setup-call <address:signature[:args]>', 'A setup public call (repeatable)', call('setup'))
     .option('--teardown-call <address:signature[:args]>', 'The teardown public call', call('teardown'))
     // No bigint default: commander prints defaults in help with JSON.stringify, which throws on one.
@@ -186,7 +198,7 @@ export function addTxCommand(program: Command): void {
         heading: 'Examples',
         commands: [
           'cairn tx --account 0 --note-hashes 2 --nullifiers 1 --send --wait',
-          'cairn tx --call 0x…token:balance_of_public((Field)):0x…alice',
+          'cairn tx --static-call 0x…token:balance_of_public((Field)):0x…alice',
         ],
       }),
     )

@@ -24,6 +24,10 @@ export class ContractsInBlock implements PublicContracts {
     return this.classes.get(classId) ?? this.below.bytecode(classId);
   }
 
+  revertMessage(revertData: readonly Fr[]): string | undefined {
+    return this.below.revertMessage?.(revertData);
+  }
+
   /** Takes in the publications among these logs (a tx's effect, or part of a running tx). */
   add(logs: { contractClassLogs: readonly ContractClassLog[]; privateLogs: readonly PrivateLog[] }): void {
     for (const log of logs.contractClassLogs) {

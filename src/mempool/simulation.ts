@@ -89,6 +89,7 @@ export class TxSimulator {
         };
       },
       bytecode: (classId) => inner?.bytecode(classId),
+      revertMessage: (data) => inner?.revertMessage?.(data),
     };
     return { ...base, contracts };
   }

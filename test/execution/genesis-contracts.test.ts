@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type ContractClassPublic, DEFAULT_PUBLIC_KEYS } from '../../src/core/contracts.js';
 import type { PublicContracts } from '../../src/execution/avm-calls.js';
+import { ContractsInBlock } from '../../src/execution/contracts-in-block.js';
 import { type GenesisContract, GenesisContracts } from '../../src/execution/genesis-contracts.js';
 
 function contract(name: string, address: bigint, classId: bigint, code: number): GenesisContract {
@@ -66,4 +67,10 @@ test('public execution sees every genesis contract over the index, and their err
   assert.deepEqual(view.instance(0x77n), { deployer: 0n, originalClassId: 0x70n, initializationHash: 3n });
   assert.deepEqual(view.bytecode(0x70n), new Uint8Array([7]));
   assert.equal(new GenesisContracts().forPublicExecution(undefined).instance(1n), undefined);
+});
+
+test('the contracts a block sees over them still name the genesis contracts’ errors', () => {
+  const inBlock = new ContractsInBlock(genesis.forPublicExecution(base));
+  assert.equal(inBlock.revertMessage([5n << 32n]), 'FeeJuice failed');
+  assert.equal(inBlock.revertMessage([7n << 32n]), undefined);
 });

@@ -28,14 +28,7 @@ const dir = mkdtempSync(join(tmpdir(), 'cairn-e2e-logs-'));
 const SLOT = 8;
 /** The instance registry's default update delay. */
 const DELAY = 86_400;
-const args = [
-  '--ephemeral',
-  'false',
-  '--data-dir',
-  join(dir, 'data'),
-  '--clock',
-  'manual',
-];
+const args = ['--ephemeral', 'false', '--data-dir', join(dir, 'data'), '--clock', 'manual'];
 const [alice, bob] = devAccounts(2);
 const hex = toHex32;
 

@@ -160,6 +160,11 @@ describe('configuration', () => {
       () => loadConfig({ env: {}, configFile: file('unknown.json', { prot: 1 }) }),
       /unknown setting "prot"/,
     );
+    // A retired setting says what replaced it.
+    assert.throws(
+      () => loadConfig({ env: {}, configFile: file('retired.json', { contractUpdateDelay: 600 }) }),
+      /setting "contractUpdateDelay" in config file .* no longer exists: .*set_update_delay/,
+    );
   });
 
   test('unknown CAIRN_ variables are reported as warnings', () => {

@@ -225,10 +225,11 @@ describe("the reference's Tx at /aztec through the stock client of @aztec/stdlib
     } else {
       const calldata = await balanceCalldata(o.publicCall.owner);
       publicFunctionCalldata.push(calldata);
+      // A static call: balance_of_public is a view, which Fee Juice's bytecode runs only statically.
       const request = new k.PublicCallRequest(
         ref.AztecAddress.fromBigInt(feePayer),
         feeJuice(),
-        false,
+        true,
         calldata.hash,
       );
       const nonRevertible = new k.builder().withNullifiers(nullifiers.map(fr));

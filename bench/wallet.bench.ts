@@ -30,7 +30,8 @@ try {
       if (timed.code !== 0) throw new Error(`timed run failed:\n${timed.stderr.slice(-3000)}`);
       for (const r of timed.records) {
         steps.set(r.step, [...(steps.get(r.step) ?? []), r.ms]);
-        console.error(`round ${round + 1}: ${r.step} ${r.ms} ms`);
+        const cpu = r.cpuMs === undefined ? '' : ` (wallet CPU ${r.cpuMs} ms)`;
+        console.error(`round ${round + 1}: ${r.step} ${r.ms} ms${cpu}`);
       }
     } finally {
       await node.stop();

@@ -37,6 +37,27 @@ describe('NodeMetrics', () => {
         assert.ok(documented.has(n), `${n} is not in docs/operations.md`);
   });
 
+  test('the dashboard filters every query by its Instance variable and names series by instance', () => {
+    const dashboard = JSON.parse(
+      readFileSync(new URL('../../docs/grafana-dashboard.json', import.meta.url), 'utf8'),
+    );
+    const variable = dashboard.templating.list.find((v: { name: string }) => v.name === 'instance');
+    assert.ok(variable, 'an instance variable');
+    assert.equal(variable.multi, true);
+    assert.equal(variable.includeAll, true);
+    assert.match(JSON.stringify(variable.query), /label_values\(cairn_[a-z0-9_]+, instance\)/);
+    const targets = dashboard.panels.flatMap((p: { targets?: unknown[] }) => p.targets ?? []);
+    assert.ok(targets.length >= 20);
+    for (const t of targets as { expr: string; legendFormat: string }[]) {
+      for (const m of t.expr.matchAll(/cairn_[a-z0-9_]+(\{[^}]*\})?/g)) {
+        assert.ok(m[1]?.includes('instance=~"$instance"'), `${m[0]} in ${t.expr} is not filtered by instance`);
+      }
+      assert.ok(t.legendFormat.includes('{{instance}}'), `${t.expr}: legend ${t.legendFormat}`);
+      // Aggregations keep the instance apart.
+      for (const by of t.expr.matchAll(/by \(([^)]*)\)/g)) assert.match(by[1]!, /\binstance\b/, t.expr);
+    }
+  });
+
   test('L1 up and the P2P gossip counters come from their sources', async () => {
     const text = await metrics.text();
     assert.match(text, /^cairn_l1_up 0$/m);

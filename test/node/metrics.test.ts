@@ -50,7 +50,10 @@ describe('NodeMetrics', () => {
     assert.ok(targets.length >= 20);
     for (const t of targets as { expr: string; legendFormat: string }[]) {
       for (const m of t.expr.matchAll(/cairn_[a-z0-9_]+(\{[^}]*\})?/g)) {
-        assert.ok(m[1]?.includes('instance=~"$instance"'), `${m[0]} in ${t.expr} is not filtered by instance`);
+        assert.ok(
+          m[1]?.includes('instance=~"$instance"'),
+          `${m[0]} in ${t.expr} is not filtered by instance`,
+        );
       }
       assert.ok(t.legendFormat.includes('{{instance}}'), `${t.expr}: legend ${t.legendFormat}`);
       // Aggregations keep the instance apart.

@@ -793,6 +793,18 @@ describe('protocol contracts on the AVM', () => {
     assert.deepEqual(publicGasOf([increaseCall(0x97n, 500n)]), { daGas: 64, l2Gas: 40_316 });
   });
 
+  test('a write of the value a slot already holds is still a write of the tx (the reference squashes, drops none)', () => {
+    const fork = ws.fork();
+    const before = balanceOf(fork, bob);
+    const r = run(fork, { feePayer: alice, publicCalls: [increaseCall(bob, 0n)] });
+    assert.equal(r.effect.revertCode, RevertCode.OK);
+    assert.deepEqual(r.effect.publicDataWrites[0], { leafSlot: feeJuiceBalanceSlot(bob), value: before });
+    // An empty slot written with 0 is listed too (and costs the write's DA gas).
+    const empty = run(fork, { feePayer: alice, publicCalls: [increaseCall(0x96n, 0n)] });
+    assert.deepEqual(empty.effect.publicDataWrites[0], { leafSlot: feeJuiceBalanceSlot(0x96n), value: 0n });
+    assert.equal(empty.gasUsed.publicGas.daGas, 64);
+  });
+
   test('views revert unless called statically; unknown selectors revert at every protocol contract', () => {
     const fork = ws.fork();
     const view = run(fork, { publicCalls: [balanceCall(bob, { isStaticCall: false })] });

@@ -91,7 +91,11 @@ const fmt = (x: number, digits = 0) =>
 
 function report(name: string, metrics: Record<string, number | string>): void {
   if (JSON_LINES) {
-    console.log(JSON.stringify({ bench: `world_state_native.${name}`, ...metrics }));
+    const rounded = Object.entries(metrics).map(([k, v]) => [
+      k,
+      typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 1000) / 1000 : v,
+    ]);
+    console.log(JSON.stringify({ bench: `world_state_native.${name}`, ...Object.fromEntries(rounded) }));
     return;
   }
   const fields = Object.entries(metrics).map(
@@ -517,6 +521,7 @@ async function blocksIntoBig(
   perSecond?: { unit: string; count: number },
 ): Promise<void> {
   const base = sides.cairn.latestBlockNumber;
+  const treeLeaves = sides.cairn.at(base).snapshot(TreeId.NULLIFIER).nextAvailableLeafIndex;
   const leaves = new SeededLeaves(`${SEED}/${name}`);
   const times: Paired = { cairn: [], ref: [], cairnFirst: [] };
   let count = 0;
@@ -546,11 +551,11 @@ async function blocksIntoBig(
     paired_ratio: s.paired,
     ...s.turns,
     block_leaves: count,
-    nullifier_tree_leaves: sides.cairn.at(base).snapshot(TreeId.NULLIFIER).nextAvailableLeafIndex,
+    nullifier_tree_leaves: treeLeaves,
     rounds: ROUNDS,
   });
   rows.push({
-    figure: label,
+    figure: label.replace('{size}', fmt(treeLeaves)),
     cairn: perSecond ? `${fmt(perSecond.count / (s.cairnMs / 1000))}/s` : `${fmt(s.cairnMs)} ms`,
     reference: perSecond ? `${fmt(perSecond.count / (s.refMs / 1000))}/s` : `${fmt(s.refMs)} ms`,
     ratio: `${s.ratio.toFixed(2)}× (paired ${s.paired.toFixed(2)}×)`,
@@ -671,7 +676,7 @@ try {
   await blocksIntoBig(
     sides,
     'insert_nullifiers',
-    `1,024 nullifiers (16 txs) into the ${fmt(TREE_LEAVES)}-leaf tree, persisted, nullifiers/s`,
+    '1,024 nullifiers (16 txs) into the {size}-leaf nullifier tree, persisted, nullifiers/s',
     { nullifierTxs: 16 },
     3,
     { unit: 'nullifiers', count: 1024 },

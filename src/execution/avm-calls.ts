@@ -198,10 +198,8 @@ export function runAvmCall(input: AvmCallInput): AvmCallResult & { gasUsed: Gas 
   // slot included): the reference squashes the AVM's writes per slot and drops none.
   for (const { contract, slot, value } of journal.storageWrites()) {
     const leafSlot = publicDataLeafSlot(contract, slot);
-    if (!seen.slots.has(`${contract}/${slot}`)) {
-      avm.writtenSlots.push({ contract, slot });
-      state.write(leafSlot, value);
-    } else if (state.read(leafSlot) !== value) state.write(leafSlot, value);
+    if (!seen.slots.has(`${contract}/${slot}`)) avm.writtenSlots.push({ contract, slot });
+    state.write(leafSlot, value);
   }
   for (const n of journal.nullifiers().slice(seen.nullifiers)) state.emitNullifier(n);
   avm.noteHashes.push(...journal.noteHashes().slice(seen.noteHashes));

@@ -186,6 +186,18 @@ export function check(cond, message) {
   if (!cond) throw new Error(`sanity check failed: ${message}`);
 }
 
+/** A step that must have succeeded (named `what` in the message); returns it. */
+export function succeeded(s, what = s.step.name) {
+  check(!s.expect.reverted, `${what} should succeed: ${s.expect.revertReason}`);
+  return s;
+}
+
+/** A step that must have reverted (named `what` in the message); returns it. */
+export function reverted(s, what = s.step.name) {
+  check(s.expect.reverted, `${what} should revert`);
+  return s;
+}
+
 export function ref([pkg, file]) {
   return { package: pkg, file };
 }

@@ -1,6 +1,6 @@
 // AvmTest group: every public function of the AvmTest test contract, each call its own tx over a
 // world that carries over (storage, nullifiers, note hashes) from call to call.
-import { check, FILES, newWorld, ref, VectorFile } from './common.mjs';
+import { check, FILES, newWorld, ref, reverted, succeeded, VectorFile } from './common.mjs';
 
 const GRUMPKIN_G = { x: 1n, y: 17631683881184975370165255887551781615748388533673675138860n };
 const P = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
@@ -53,14 +53,8 @@ export async function avmTestGroup(ctx) {
 
   const o = { sender: user, transactionFee: new R.Fr(0x1234) };
   const call = (name, fn, args = [], more = {}) => f.call(name, 'AvmTest', fn, args, { ...o, ...more });
-  const ok = (s, what = s.step.name) => {
-    check(!s.expect.reverted, `${what} should succeed: ${s.expect.revertReason}`);
-    return s;
-  };
-  const bad = (s, what = s.step.name) => {
-    check(s.expect.reverted, `${what} should revert`);
-    return s;
-  };
+  const ok = succeeded;
+  const bad = reverted;
   const eq = (s, values) => {
     const want = values.map((v) => `0x${BigInt(v).toString(16)}`);
     check(

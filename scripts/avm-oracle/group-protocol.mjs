@@ -2,7 +2,7 @@
 // ContractInstanceRegistry (2), the ContractClassRegistry (3) and PublicChecks (6), deployed as
 // canonical contracts at their protocol addresses and called directly, as a node runs them.
 import { assemble, ret, set, TAG } from './asm.mjs';
-import { check, FILES, newWorld, ref, VectorFile } from './common.mjs';
+import { check, FILES, newWorld, ref, reverted, succeeded, VectorFile } from './common.mjs';
 
 const U128_MAX = (1n << 128n) - 1n;
 /** Comparator operations of aztec-nr's `compare` (utils/comparison.nr), as PublicChecks takes them. */
@@ -52,25 +52,21 @@ export async function protocolGroup(ctx) {
   // program (class V1) and are deployed; ClassV2 and ClassV3 are only there for their classes
   // (their instances are not deployed). V1 and V2 are published (the class id siloed by the class
   // registry, address 3, is in the nullifier tree), V3 is not.
-  const v1 = versionProgram(1);
-  const updatable = await world.deployBytecode('Updatable', v1.bytes, { salt: new R.Fr(1), deployer });
-  updatable.record.asm = v1.listing;
-  const delaySetter = await world.deployBytecode('DelaySetter', v1.bytes, { salt: new R.Fr(2), deployer });
-  delaySetter.record.asm = v1.listing;
-  const v2 = versionProgram(2);
-  const classV2 = await world.deployBytecode('ClassV2', v2.bytes, {
-    salt: new R.Fr(3),
-    deployer,
-    deployed: false,
-  });
-  classV2.record.asm = v2.listing;
-  const v3 = versionProgram(3);
-  const classV3 = await world.deployBytecode('ClassV3', v3.bytes, {
-    salt: new R.Fr(4),
-    deployer,
-    deployed: false,
-  });
-  classV3.record.asm = v3.listing;
+  /** Deploys `name` running versionProgram(version), its assembly listed in the vector file. */
+  const deployVersion = async (name, version, salt, deployed = true) => {
+    const program = versionProgram(version);
+    const c = await world.deployBytecode(name, program.bytes, {
+      salt: new R.Fr(salt),
+      deployer,
+      ...(deployed ? {} : { deployed: false }),
+    });
+    c.record.asm = program.listing;
+    return c;
+  };
+  const updatable = await deployVersion('Updatable', 1, 1);
+  const delaySetter = await deployVersion('DelaySetter', 1, 2);
+  const classV2 = await deployVersion('ClassV2', 2, 3, false);
+  const classV3 = await deployVersion('ClassV3', 3, 4, false);
   const classRegistry = R.AztecAddress.fromNumber(3);
   const classIdV1 = updatable.contractClass.id;
   const classIdV2 = classV2.contractClass.id;
@@ -90,14 +86,8 @@ export async function protocolGroup(ctx) {
   const balanceSlot = (owner) => R.hash.deriveStorageSlotInMap(balancesSlot, owner);
   await world.seedStorage('FeeJuice', await balanceSlot(alice), new R.Fr(1000));
 
-  const ok = (s, what = s.step.name) => {
-    check(!s.expect.reverted, `${what} should succeed: ${s.expect.revertReason}`);
-    return s;
-  };
-  const bad = (s, what = s.step.name) => {
-    check(s.expect.reverted, `${what} should revert`);
-    return s;
-  };
+  const ok = succeeded;
+  const bad = reverted;
   const out = (s, values, what = s.step.name) => {
     const want = values.map((v) => `0x${BigInt(v).toString(16)}`);
     check(

@@ -61,6 +61,14 @@ export interface ArchiverOptions {
    */
   onL1Durable?: (() => void) | undefined;
   /**
+   * Resolves once an L1 block survives such a crash, after ensureL1Durable said not yet (the
+   * embedded L1 saves on its timer): the archiver then tells onL1Durable, so that a proof becomes
+   * final without waiting for another L1 block, which the manual and instant clocks may not mine
+   * for a long time (a wallet syncing notes after a dev time jump needs the blocks the jump aged
+   * to be final).
+   */
+  whenL1Durable?: ((l1Block: bigint) => Promise<void>) | undefined;
+  /**
    * How long a pass waits for that answer (default 250 ms); 'answer' waits for it, so that what
    * a pass reports is all its L1 block decides (the manual clock's passes are asked for and must
    * be deterministic; a realtime chain must not be held by a slow save).
@@ -275,6 +283,12 @@ export class Archiver implements ProposedBlocks {
         this.o.logger.debug(
           `checkpoint ${this.o.store.provenCheckpoint} is not final yet: the L1 has not saved the block of its proof (${block})`,
         );
+        this.o.whenL1Durable?.(block).then(() => {
+          // Still the latest request (no later pass asked about another proof): the next pass makes it final.
+          if (this.durability !== request) return;
+          request.durable = true;
+          this.o.onL1Durable?.();
+        });
       }
     };
     request.answered = Promise.resolve()

@@ -339,6 +339,8 @@ export class SavedL1State {
   private timerStopped = true;
   /** When the last save ended and how long it took (ms): an asked-for save waits SAVE_BUDGET_FACTOR times as long. */
   private lastSave = { endedAt: 0, tookMs: 0 };
+  /** Told once a save holds their block (see whenSaved). */
+  private waiters: { block: bigint; resolve: () => void }[] = [];
 
   constructor(
     dir: string,
@@ -464,6 +466,15 @@ export class SavedL1State {
   }
 
   /**
+   * Resolves once a save holds L1 block `block` (at once if one does): what a refused
+   * ensureSaved waits for, as the timer's saves go on. Never resolves if no save ever does.
+   */
+  whenSaved(block: bigint): Promise<void> {
+    if (this.saved !== undefined && this.saved >= block) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ block, resolve }));
+  }
+
+  /**
    * Saves while L1 has new blocks: `ms` after the previous save, or 20 times as long as it took
    * if that is longer (a save costs about 0.7 ms per L1 block of history, see
    * docs/performance.md), so saving takes at most about 5% of the time.
@@ -518,6 +529,7 @@ export class SavedL1State {
         await this.write(dumped);
         this.saved = check.blockNumber;
         this.failedAt = undefined;
+        this.tellWaiters(check.blockNumber);
         return check.blockNumber;
       }
       // A block was being mined while anvil dumped: once it is done, a dump is consistent again.
@@ -530,6 +542,12 @@ export class SavedL1State {
       `the embedded L1's state was not saved: ${SAVE_ATTEMPTS} dumps in a row were inconsistent (the last: ${problem})`,
     );
     return undefined;
+  }
+
+  private tellWaiters(saved: bigint): void {
+    const told = this.waiters.filter((w) => w.block <= saved);
+    this.waiters = this.waiters.filter((w) => w.block > saved);
+    for (const w of told) w.resolve();
   }
 
   /** Writes `state` as the newest state: temp file, fsync, current -> previous, temp -> current, fsync the folder. */

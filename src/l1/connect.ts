@@ -90,6 +90,11 @@ export interface L1Connection {
    */
   ensureDurable(l1Block: bigint): Promise<boolean>;
   /**
+   * Resolves once L1 block `l1Block` survives such a crash, however long that takes: after
+   * ensureDurable said false (the embedded L1 saves in its turn, on its timer).
+   */
+  whenDurable(l1Block: bigint): Promise<void>;
+  /**
    * The embedded L1 only: saves its state now, replacing the saved one, after anvil's evm_revert
    * took it back to an earlier state (the saved state may hold blocks it no longer has, and a
    * restart would bring them back). Resolves with the saved block, undefined if it could not save.
@@ -272,6 +277,7 @@ export async function connectEmbeddedL1(
       addresses: withSlasherAddress,
       client,
       ensureDurable: (l1Block) => saved.ensureSaved(anvil.rpcUrl, l1Block),
+      whenDurable: (l1Block) => saved.whenSaved(l1Block),
       saveAfterRevert: () => saved.saveReplaced(anvil.rpcUrl),
       resetToGenesis: async () => {
         const genesis = await saved.genesis();
@@ -383,6 +389,7 @@ export async function connectExternalL1(
     addresses: await withSlasher(client, withAbsentContracts(options.addresses), logger),
     client,
     ensureDurable: async () => true,
+    whenDurable: async () => {},
     close: async () => {},
   };
 }

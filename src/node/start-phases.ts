@@ -195,6 +195,7 @@ export function buildChain(ctx: StartContext, stores: Stores, l1: L1Parts): Chai
     constants,
     finalityDepth: config.l1FinalityDepth,
     ensureL1Durable: l1.l1.ensureDurable,
+    whenL1Durable: l1.l1.whenDurable,
     onL1Durable: () => passRequests.request(),
     // A dev method's pass reports what its L1 blocks decide, finality included.
     durabilityWait: config.clock === 'manual' ? 'answer' : undefined,

@@ -159,6 +159,54 @@ describe('archiver', () => {
     }
   });
 
+  test('a proof whose block L1 had not saved is final once a later save holds it, with no other L1 block (the clock mines none after a dev time jump)', async () => {
+    const asked: bigint[] = [];
+    let saved = () => {};
+    const waitedFor: bigint[] = [];
+    let toldLate = 0;
+    const { worldState, store, archiver } = await chain.openNode(
+      {
+        durabilityWait: 'answer',
+        // The save budget refuses a save now; the timer's next save will hold the block.
+        ensureL1Durable: async (l1Block) => {
+          asked.push(l1Block);
+          return false;
+        },
+        whenL1Durable: (l1Block) => {
+          waitedFor.push(l1Block);
+          return new Promise<void>((resolve) => {
+            saved = resolve;
+          });
+        },
+        onL1Durable: () => toldLate++,
+      },
+      'durability-later',
+    );
+    try {
+      const latest = (await chain.rollup.latestL1Block()).number;
+      await archiver.sync();
+      const provenAt = store.provenAtL1Block!;
+      assert.ok(latest - provenAt >= 2n, 'the proof is deep enough');
+      assert.equal(
+        store.getTips().finalized.checkpoint.number,
+        0,
+        'not final while L1 has not saved its block',
+      );
+      assert.deepEqual(asked, [provenAt]);
+      assert.deepEqual(waitedFor, [provenAt]);
+      assert.equal(toldLate, 0);
+      saved();
+      await until('the save to be told', () => toldLate === 1, 5_000, 10);
+      // The pass it asks for (no new L1 block) makes the proof final without asking L1 again.
+      await archiver.sync();
+      assert.equal((await chain.rollup.latestL1Block()).number, latest, 'no L1 block was mined');
+      assert.equal(store.getTips().finalized.checkpoint.number, 2);
+      assert.deepEqual(asked, [provenAt]);
+    } finally {
+      await worldState.close();
+    }
+  });
+
   test('a rollup that counts a checkpoint no event proposes, two passes in a row, is reported at error level, once, and L1 is read again', async () => {
     let lying = true;
     // The real L1, except that its rollup counts one checkpoint more than it emitted events for

@@ -213,7 +213,8 @@ describe('SavedL1State', () => {
     const l1 = join(dir, 'ensure');
     mkdirSync(l1);
     const files = stateFiles(l1);
-    const saved = new SavedL1State(l1, recordingLogger());
+    // Every save counts as cheap, however long it takes on a loaded machine: the save budget is the next test's.
+    const saved = new SavedL1State(l1, recordingLogger(), Number.POSITIVE_INFINITY);
     const { pub, test: cheat } = clients(anvil);
     const latest = await pub.getBlockNumber();
     assert.equal(await saved.ensureSaved(anvil.rpcUrl, latest), true);
@@ -245,6 +246,37 @@ describe('SavedL1State', () => {
     await new Promise((r) => setTimeout(r, 20 * took + 50));
     assert.equal(await saved.ensureSaved(anvil.rpcUrl, next), true);
     assert.equal(saved.savedBlock, next);
+  });
+
+  test('whenSaved resolves once a save holds the block: at once if one does, else at the timer save that does', async () => {
+    const l1 = join(dir, 'when-saved');
+    mkdirSync(l1);
+    const saved = new SavedL1State(l1, recordingLogger(), 0);
+    const { pub, test: cheat } = clients(anvil);
+    const first = await pub.getBlockNumber();
+    assert.equal(await saved.ensureSaved(anvil.rpcUrl, first), true);
+    let told = false;
+    await saved.whenSaved(first); // held already
+    await cheat.mine({ blocks: 1 });
+    const next = first + 1n;
+    assert.equal(await saved.ensureSaved(anvil.rpcUrl, next), false, 'too soon after the last save');
+    const waiting = saved.whenSaved(next).then(() => {
+      told = true;
+    });
+    const later = saved
+      .whenSaved(next + 1n)
+      .then(() => assert.fail('no save holds a block L1 does not have'));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(told, false, 'not told before a save holds the block');
+    saved.startTimer(anvil.rpcUrl, () => pub.getBlockNumber(), 20);
+    try {
+      await waiting;
+      assert.ok(told);
+      assert.ok(saved.savedBlock! >= next);
+    } finally {
+      await saved.stopTimer();
+    }
+    void later;
   });
 
   test('an L1 whose every dump is inconsistent is not saved, and says why', async () => {

@@ -154,6 +154,7 @@ async function deployFixture(overrides: Partial<DeployL1Params> = {}): Promise<F
     addresses,
     client: pub,
     ensureDurable: async () => true,
+    whenDurable: async () => {},
     close: async () => {},
   };
   return { addresses, startNonce, genesisTime, slasher, client: new SlasherClient(l1, slasher) };

@@ -738,13 +738,15 @@ function* interpret(host: AvmHost, env: FrameEnv, program: Program, l2Gas: numbe
           instructions += outcome.instructions;
           l2 += outcome.l2Left;
           da += outcome.daLeft;
-          nestedFailure = outcome.reverted
-            ? {
-                data:
-                  outcome.output instanceof MemorySource ? outcome.output.bestEffort(MAX_OUTPUT_FIELDS) : [],
-                reason: outcome.revertReason,
-              }
-            : undefined;
+          // The last failed callee stays the candidate cause, even after later calls succeed (as
+          // in the reference): a caller that rethrows its failure later still names it.
+          if (outcome.reverted) {
+            nestedFailure = {
+              data:
+                outcome.output instanceof MemorySource ? outcome.output.bestEffort(MAX_OUTPUT_FIELDS) : [],
+              reason: outcome.revertReason,
+            };
+          }
           break;
         }
 
@@ -880,7 +882,7 @@ function* interpret(host: AvmHost, env: FrameEnv, program: Program, l2Gas: numbe
       l2Left: 0,
       daLeft: 0,
       instructions,
-      // An exceptional halt has no revert data; when the last nested call failed with none either
+      // An exceptional halt has no revert data; when the last nested call that failed had none either
       // (it halted too), its cause is taken as this frame's, as the reference does: a callee that
       // halts consumes all the gas it was given, and its caller, left with none, would otherwise
       // report only "out of L2 gas".

@@ -198,6 +198,33 @@ describe('AVM static calls', () => {
   });
 });
 
+describe('AVM revert causes kept across nested calls', () => {
+  it('keeps the last failed callee as the cause after a later callee succeeds, as the reference does', () => {
+    const ADDER_AT = 0xadd3n;
+    const writer = [I('SET_8', [1, Tag.FF, 1]), I('SSTORE', [1, 1]), ...returning(1, 0)];
+    const world = worldWith(writer);
+    world.deploy({ address: ADDER_AT, classId: 0xadd3c1a55n, bytecode: assemble(ADDER) });
+    const callThen = (address: bigint, op: 'CALL' | 'STATICCALL'): Item[] => [
+      I('SET_32', [1, Tag.U32, 100_000]),
+      I('SET_32', [2, Tag.U32, 1000]),
+      I('SET_FF', [3, Tag.FF, address]),
+      I('SET_8', [4, Tag.U32, 2]),
+      I('SET_8', [5, Tag.FF, 20]),
+      I('SET_8', [6, Tag.FF, 22]),
+      I(op, [1, 2, 3, 4, 5]),
+    ];
+    // The writer halts in its static call (no revert data), the adder then succeeds, and the caller
+    // halts on its own with no data either: the kept cause is the writer's.
+    const r = run(
+      [...callThen(CHILD, 'STATICCALL'), ...callThen(ADDER_AT, 'CALL'), I('JUMP_32', [1_000_000])],
+      {},
+      world,
+    ).result;
+    assert.ok(r.exceptionalHalt !== undefined && !/static call/.test(r.exceptionalHalt));
+    assert.match(r.revertReason ?? '', /not allowed in a static call/);
+  });
+});
+
 describe('AVM enqueued calls', () => {
   it('runs the bytecode deployed at the address and reverts a call to an undeployed one', () => {
     const world = worldWith(ADDER);

@@ -11,14 +11,6 @@ import type { Fr } from '../field.js';
 import { poseidon2Backend, poseidon2Hash } from './poseidon2.js';
 
 /**
- * How much nicer than the process the workers are (Linux; elsewhere they keep its priority). Hashing txs can wait, the
- * event loop's consensus work (proposals, attestations, their deadlines) cannot: under a burst
- * of txs the workers, one per core, would otherwise take the cores from it. They still get every
- * cycle the rest of the process leaves.
- */
-export const HASH_WORKER_NICE = 10;
-
-/**
  * The worker, as plain CommonJS so it runs the same from TypeScript sources and from dist/. It
  * loads the addon the main thread checked, and answers each batch of field lists with their
  * hashes (or the error's message).
@@ -26,12 +18,6 @@ export const HASH_WORKER_NICE = 10;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const addon = require(workerData.addonPath);
-// Below the event loop: on Linux a thread has its own nice value, set through its thread id.
-try {
-  const os = require('node:os');
-  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + workerData.nice));
-} catch {}
 parentPort.on('message', ({ id, lists }) => {
   try {
     parentPort.postMessage({ id, hashes: lists.map((fields) => addon.hash(fields)) });
@@ -112,10 +98,7 @@ const MAX_WORKERS = 8;
 
 function startHelper(addonPath: string): Helper | null {
   try {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { addonPath, nice: HASH_WORKER_NICE },
-    });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { addonPath } });
     worker.unref();
     const h: Helper = { worker, sent: new Map(), nextId: 0, load: 0 };
     // An unref made before the thread is up does not hold for its port: again once it is, unless

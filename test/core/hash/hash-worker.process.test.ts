@@ -2,13 +2,11 @@
 // the worker is stopped mid-way, and without a worker at all (TypeScript backend, child process).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { FR_MODULUS } from '../../../src/core/field.js';
 import {
-  HASH_WORKER_NICE,
   hashWorkerCount,
   hashWorkerRunning,
   poseidon2HashOffThread,
@@ -53,22 +51,6 @@ describe('poseidon2HashOffThread', () => {
       big.map((fields) => poseidon2Hash(fields)),
     );
     assert.equal(hashWorkerCount(), canUseWorker ? Math.min(availableParallelism(), 8) : 0);
-  });
-
-  test('the workers run below the event loop: on Linux each worker thread is HASH_WORKER_NICE nicer than the main thread', async (t) => {
-    if (process.platform !== 'linux' || !canUseWorker) {
-      t.skip('per-thread nice values are Linux-only, and workers need the native addon and two cores');
-      return;
-    }
-    await Promise.all(lists(40, 4).map((fields) => poseidon2HashOffThread(fields)));
-    // Field 19 of /proc/<pid>/task/<tid>/stat is the nice value (fields after the name's ')').
-    const niceOf = (tid: string) =>
-      Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(')').pop()!.trim().split(' ')[16]);
-    const nices = readdirSync('/proc/self/task').map((tid) => ({ tid, nice: niceOf(tid) }));
-    const main = nices.find((x) => x.tid === String(process.pid))!;
-    const workerNice = Math.min(19, main.nice + HASH_WORKER_NICE);
-    const lowered = nices.filter((x) => x.nice === workerNice);
-    assert.equal(lowered.length, hashWorkerCount(), JSON.stringify(nices));
   });
 
   test('a value outside the field rejects with the error poseidon2Hash throws; the others are answered', async () => {

@@ -52,15 +52,14 @@ export class TxAdmission {
   /**
    * Validates the tx and adds it to the pool; its hash once committed. Throws -32000 when the tx
    * is already known or the pool is full, -32003 with every reason when it is invalid.
-   * `knownHash`: `computeTxHash(tx.data)` if the caller started it (txs from peers, when the
-   * message arrives). The tx hash and the calldata and class-log hashes are computed on the hash
+   * The tx hash and the calldata and class-log hashes are computed on the hash
    * worker: hundreds to thousands of Poseidon2 permutations (~10-40 ms) per tx, which on the event
    * loop held every other request up.
    */
-  async admit(tx: Tx, claimedHash: Fr | undefined, knownHash?: Promise<Fr>): Promise<Fr> {
+  async admit(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {
     const { pool, chain, logger } = this.o;
     const [computed, commitments, context] = await Promise.all([
-      knownHash ?? computeTxHashOffThread(tx.data),
+      computeTxHashOffThread(tx.data),
       commitmentHashesOffThread(tx),
       this.o.contexts.latest(false),
     ]);

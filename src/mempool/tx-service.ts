@@ -13,7 +13,6 @@ import { refused } from '../core/errors.js';
 import type { ManaUsageEstimate } from '../core/fee-math.js';
 import { type Fr, toHex32 } from '../core/field.js';
 import { Hold } from '../core/hold.js';
-import { computeTxHashOffThread } from '../core/kernel/tx-hash.js';
 import type { L1RollupConstants } from '../core/time.js';
 import type { Gas, Tx } from '../core/tx.js';
 import type { ExecutionOptions } from '../execution/executor.js';
@@ -139,15 +138,10 @@ export class TxService {
    * A tx from a peer: validated and pooled like a client's ('accept'), else dropped ('ignore').
    * A refusal is not held against the peer: fee floors and pool limits are each node's own, and
    * the tx may have been valid a moment ago. Gossipsub forwards accepted messages itself.
-   * `hash`: `computeTxHash(tx.data)` if the caller started it earlier (see txGossipHandler).
    */
-  async receiveFromPeer(
-    tx: Tx,
-    claimedHash: Fr | undefined,
-    hash: Promise<Fr> = computeTxHashOffThread(tx.data),
-  ): Promise<'accept' | 'ignore'> {
+  async receiveFromPeer(tx: Tx, claimedHash: Fr | undefined): Promise<'accept' | 'ignore'> {
     try {
-      this.#accepted(await this.#admission.admit(tx, claimedHash, hash));
+      this.#accepted(await this.#admission.admit(tx, claimedHash));
       return 'accept';
     } catch (err) {
       this.o.logger.debug(`tx from a peer not taken: ${(err as Error).message}`);

@@ -5,7 +5,6 @@ import type { Logger } from 'pino';
 import type { ChainReader, ProposedBlocks } from '../archiver/chain-reader.js';
 import type { Config } from '../config/settings.js';
 import { type Fr, toHex32 } from '../core/field.js';
-import { computeTxHashOffThread } from '../core/kernel/tx-hash.js';
 import type { L1RollupConstants } from '../core/time.js';
 import type { Tx } from '../core/tx.js';
 import type { L1Connection } from '../l1/connect.js';
@@ -27,37 +26,32 @@ import { RECENT_SLOTS, ValidatorClient } from '../validators/validator-client.js
 import type { WorldState } from '../world-state/world-state.js';
 
 /**
- * The tx topic's handler: a tx is decoded and its hash started on the hash worker as soon as the
- * queue takes it, so the worker hashes the txs waiting while this thread validates the ones ahead.
- * A message that does not decode is rejected (it costs its sender score).
+ * The tx topic's handler: a tx is decoded when the queue takes it, and hashed on the hash workers
+ * (by the tx service) when its turn comes, not before: the queue runs up to `concurrency` handlers at once, enough to
+ * keep every worker busy, and a hold on bulk work (a proposal being built or checked) then holds
+ * the hashing too. Hashes started for every queued tx (up to 2,000 under a burst) would keep the
+ * cores busy through the hold, beside the proposal's work. A message that does not decode is
+ * rejected (it costs its sender score).
  */
 export function txGossipHandler(
   txs: Pick<TxService, 'receiveFromPeer'>,
 ): StagedHandler<PreparedTx | undefined> {
   return {
     prepare: (data) => {
-      let message: ReturnType<typeof decodeTxMessage>;
       try {
-        message = decodeTxMessage(data);
+        return decodeTxMessage(data);
       } catch {
         return undefined;
       }
-      const hash = computeTxHashOffThread(message.tx.data);
-      // Awaited when the tx's turn comes; a failure then is the tx's, not an unhandled rejection.
-      hash.catch(() => {});
-      return { ...message, hash };
     },
     handle: (prepared) =>
-      prepared === undefined
-        ? 'reject'
-        : txs.receiveFromPeer(prepared.tx, prepared.claimedHash, prepared.hash),
+      prepared === undefined ? 'reject' : txs.receiveFromPeer(prepared.tx, prepared.claimedHash),
   };
 }
 
 interface PreparedTx {
   tx: Tx;
   claimedHash: Fr | undefined;
-  hash: Promise<Fr>;
 }
 
 /**

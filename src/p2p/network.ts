@@ -125,9 +125,9 @@ type Pubsub = GossipSub & {
 type Handler = (data: Uint8Array, from: string) => GossipVerdict | Promise<GossipVerdict>;
 
 /**
- * A handler in two steps: `prepare` runs as soon as the queue takes the message, so work it starts
- * elsewhere (a tx's hash on another thread) overlaps the messages ahead of it; `handle` runs when
- * the message's turn comes. A `prepare` that throws makes the message ignored.
+ * A handler in two steps: `prepare` runs as soon as the queue takes the message (decoding, so a
+ * message that does not decode costs nothing more); `handle` runs when the message's turn comes,
+ * and a hold on bulk work holds it. A `prepare` that throws makes the message ignored.
  */
 export interface StagedHandler<P> {
   prepare(data: Uint8Array): P;

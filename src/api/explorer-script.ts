@@ -450,6 +450,8 @@ ${EXPLORER_HASH_SCRIPT}
   }
 
   const resultText = (revertCode) => (Number(revertCode) === 0 ? 'success' : 'reverted');
+  /** success or reverted, coloured. */
+  const resultView = (text) => el('span', text, text === 'success' ? 'good' : 'bad');
 
   async function loadBlock(arg) {
     const param = /^\\d+$/.test(arg) ? Number(arg) : arg;
@@ -501,7 +503,7 @@ ${EXPLORER_HASH_SCRIPT}
     if (b.number > 1) nav.append(link('block', b.number - 1, '← block ' + (b.number - 1)), ' ');
     if (b.number < d.tips.proposed.number) nav.append(link('block', b.number + 1, 'block ' + (b.number + 1) + ' →'));
     const effects = (b.body ? b.body.txEffects : []).map((e, i) => [
-      [i, hashView(e.txHash, 'tx'), resultText(e.revertCode), fj(e.transactionFee), e.noteHashes.length + ' / ' + e.nullifiers.length, e.privateLogs.length + e.publicLogs.length],
+      [i, hashView(e.txHash, 'tx'), resultView(resultText(e.revertCode)), fj(e.transactionFee), e.noteHashes.length + ' / ' + e.nullifiers.length, e.privateLogs.length + e.publicLogs.length],
       { tx: e.txHash, result: resultText(e.revertCode), fee: BigInt(e.transactionFee).toString() },
     ]);
     const txs = table(
@@ -574,7 +576,7 @@ ${EXPLORER_HASH_SCRIPT}
     }
     const e = r.txEffect;
     rows.push(
-      ['Result', r.executionResult, 'result'],
+      ['Result', resultView(r.executionResult), 'result'],
       ['Block', [link('block', r.blockNumber), ' (tx ' + r.txIndexInBlock + ' of it, slot ' + r.slotNumber + ', epoch ' + r.epochNumber + ')'], 'block'],
       ['Fee', feeText(r.transactionFee), 'fee'],
     );
@@ -885,7 +887,7 @@ ${EXPLORER_HASH_SCRIPT}
           el('p', 'A tx whose fee this address paid writes its balance, and so does a deposit to it.', 'muted'),
           table(
             [['block', 'num'], ['tx'], ['result'], ['fee', 'num'], ['balance after', 'num']],
-            d.txs.map((t) => [[link('block', t.block), hashView(t.tx, 'tx'), t.result, fj(t.fee), fj(t.balance)], { tx: t.tx, block: t.block }]),
+            d.txs.map((t) => [[link('block', t.block), hashView(t.tx, 'tx'), resultView(t.result), fj(t.fee), fj(t.balance)], { tx: t.tx, block: t.block }]),
             'none in these blocks',
             'txs',
           ),

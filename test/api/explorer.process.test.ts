@@ -13,10 +13,12 @@
 // Needs the npm artifacts (CAIRN_SKIP_ARTIFACTS=1 skips it).
 import assert from 'node:assert/strict';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Browser } from 'happy-dom';
+import { Browser, Window } from 'happy-dom';
+import { STATUS_PAGE_HTML, STATUS_PAGE_REFRESH_MS } from '../../src/api/status-page.js';
 import { ensureArtifacts, loadArtifactJson, REPO_ROOT } from '../../src/artifacts/npm-artifacts.js';
 import { type RunningNode, serve } from '../../src/cli/serve.js';
 import {
@@ -440,6 +442,15 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
       },
     },
     {
+      name: 'unknown-route',
+      hash: '#/nope/1',
+      route: 'unknown',
+      check: async (s) => {
+        assert.equal(s.found, 'false');
+        assert.equal(s.missing, 'This page has no view "#/nope/1".');
+      },
+    },
+    {
       name: 'tx-not-found',
       hash: `#/tx/${toHex32(7n)}`,
       route: 'tx',
@@ -728,6 +739,73 @@ describe('explorer: a node with a Token, a reverted tx, logs and a pending tx', 
     } finally {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+    }
+  });
+  // Last: it builds a block, which moves the pending tx the tests above expect pending.
+  test('happy-dom: a view is not redrawn while its answers stay the same, and follows the chain when they change', async () => {
+    const browser = new Browser({
+      settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },
+    });
+    try {
+      const page = browser.newPage();
+      await page.goto(`${f.url}#/tx/${f.pending}`);
+      const doc = page.mainFrame.document;
+      const stage = () => doc.querySelector('#view ol.stages')?.getAttribute('data-stage') ?? undefined;
+      assert.equal(await waitFor('the pending tx', stage), 'pending');
+      const drawn = doc.querySelector('#view h2.title');
+      const updated = doc.getElementById('updated')?.textContent;
+      await waitFor(
+        'a refresh',
+        () => (doc.getElementById('updated')?.textContent !== updated ? true : undefined),
+        STATUS_PAGE_REFRESH_MS * 3,
+      );
+      assert.equal(doc.querySelector('#view h2.title'), drawn, 'the same answers leave the view as drawn');
+      await mine();
+      const r = await pub('svc_getTxReceipt', [f.pending]);
+      assert.notEqual(r.status, 'pending');
+      const moved = await waitFor(
+        'the tx mined',
+        () => (stage() !== 'pending' ? stage() : undefined),
+        STATUS_PAGE_REFRESH_MS * 3,
+      );
+      assert.equal(moved, r.status);
+      assert.equal(
+        doc.querySelector('#view dd[data-key=block] a')?.getAttribute('href'),
+        `#/block/${r.blockNumber}`,
+      );
+      await page.close();
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe('explorer: a node that cannot be reached', () => {
+  test('a page of the explorer says so instead of throwing', async () => {
+    // A port nothing listens on: bound, noted, closed.
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = server.address() as { port: number };
+        server.close(() => resolve(p));
+      });
+    });
+    const window = new Window({
+      url: `http://127.0.0.1:${port}/#/block/1`,
+      settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },
+    });
+    const errors: unknown[] = [];
+    window.addEventListener('error', (e) => errors.push(e));
+    try {
+      window.document.write(STATUS_PAGE_HTML);
+      const doc = window.document;
+      await waitFor('the error', () => (doc.body.getAttribute('data-state') === 'error' ? true : undefined));
+      assert.match(
+        doc.getElementById('error')?.textContent ?? '',
+        new RegExp(`^Cannot reach the node at 127\\.0\\.0\\.1:${port}: .*Retrying every 5 s\\.$`),
+      );
+      assert.deepEqual(errors, []);
+    } finally {
+      await window.happyDOM.close();
     }
   });
 });

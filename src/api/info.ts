@@ -2,10 +2,11 @@
 // src/client/methods/info.ts (names, params, result schema and words, shared with the typed
 // client), and the ports they call.
 import { infoDeclarations } from '../client/methods/info.js';
+import { signaturesDeclarations } from '../client/methods/signatures.js';
 import type { NodeStatus } from '../node/status.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 
-/** What the info methods call: what the node says about itself, and the signature book's writer. */
+/** What the info methods call: what the node says about itself, and the signature book. */
 export interface InfoApiPorts {
   info: Pick<
     NodeStatus,
@@ -15,6 +16,7 @@ export interface InfoApiPorts {
     | 'getAllowedPublicSetup'
     | 'getL1ContractAddresses'
     | 'registerFunctionSignatures'
+    | 'functionSignatures'
   >;
 }
 
@@ -59,6 +61,10 @@ export function infoMethods({ info }: InfoApiPorts): RpcMethod[] {
     defineMethod({
       ...infoDeclarations.node_registerContractFunctionSignatures,
       handler: (signatures) => info.registerFunctionSignatures(signatures),
+    }),
+    defineMethod({
+      ...signaturesDeclarations.svc_getFunctionSignatures,
+      handler: (selectors) => info.functionSignatures(selectors),
     }),
   ];
 }

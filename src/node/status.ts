@@ -122,6 +122,11 @@ export class NodeStatus {
     }
   }
 
+  /** The signature known for each selector, or null. */
+  functionSignatures(selectors: readonly number[]): (string | null)[] {
+    return selectors.map((selector) => this.o.signatures.signatureOf(selector) ?? null);
+  }
+
   getWorldStateSyncStatus() {
     const { chain, worldState, admin } = this.o;
     const latest = worldState.latestBlockNumber;

@@ -128,6 +128,30 @@ describe('node information methods', () => {
     const notArray = await call(url, 'node_registerContractFunctionSignatures', ['transfer(Field)']);
     assert.equal(notArray.error?.code, -32602);
   });
+
+  test('svc_getFunctionSignatures names registered and allow-listed selectors, null for the rest', async () => {
+    const hex = (selector: number) => `0x${selector.toString(16).padStart(8, '0')}`;
+    const transfer = 'transfer_in_public((Field),(Field),u128,Field)';
+    await result(url, 'node_registerContractFunctionSignatures', [[transfer]]);
+    // The protocol's setup allow-list is known from the start: Fee Juice's public claim is on it.
+    const allowListed = (await result(url, 'svc_getAllowedPublicSetup', [])) as { selector: string }[];
+    assert.ok(allowListed.length > 0);
+    const unknown = functionSelector('never_registered(Field)');
+    const got = await result(url, 'svc_getFunctionSignatures', [
+      [hex(functionSelector(transfer)), hex(unknown), allowListed[0]!.selector],
+    ]);
+    assert.ok(Array.isArray(got));
+    const [named, none, setup] = got as (string | null)[];
+    assert.equal(named, transfer);
+    assert.equal(none, null);
+    assert.equal(hex(functionSelector(setup!)), allowListed[0]!.selector.toLowerCase());
+    assert.deepEqual(await result(url, 'svc_getFunctionSignatures', [[]]), []);
+    for (const bad of [['0x1234'], ['12345678'], Array.from({ length: 101 }, () => hex(unknown))]) {
+      const reply = await call(url, 'svc_getFunctionSignatures', [bad]);
+      assert.equal(reply.error?.code, -32602, JSON.stringify(bad).slice(0, 40));
+    }
+    assert.equal((await call(url, 'node_getFunctionSignatures', [[]])).error?.code, -32601);
+  });
 });
 
 describe('function signatures persist across restarts', () => {

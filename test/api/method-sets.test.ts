@@ -98,6 +98,7 @@ function declarationsOnly(dev: ApiNode['dev']): ApiNode {
       getAllowedPublicSetup: unused,
       getL1ContractAddresses: unused,
       registerFunctionSignatures: unused,
+      functionSignatures: unused,
       getWorldStateSyncStatus: unused,
     },
     constants: TEST_CONSTANTS,

@@ -11,6 +11,7 @@ import { devDeclarations } from './dev.js';
 import { infoDeclarations } from './info.js';
 import { logsDeclarations } from './logs.js';
 import { messagesDeclarations } from './messages.js';
+import { signaturesDeclarations } from './signatures.js';
 import { stateDeclarations } from './state.js';
 import { txsDeclarations } from './txs.js';
 import { validatorsDeclarations } from './validators.js';
@@ -18,6 +19,7 @@ import { validatorsDeclarations } from './validators.js';
 /** Each topic's declarations, as src/api serves them. */
 export const DECLARATIONS = [
   infoDeclarations,
+  signaturesDeclarations,
   chainDeclarations,
   txsDeclarations,
   validatorsDeclarations,

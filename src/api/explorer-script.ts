@@ -547,11 +547,14 @@ ${EXPLORER_HASH_SCRIPT}
       return notFound('Transaction ' + short(arg), 'This node knows no tx ' + arg + ': it is neither in a block nor pending (' + r.error + ').');
     }
     let block = null;
-    if (r.status !== 'pending') {
+    let signatures = {};
+    if (r.status === 'pending') {
+      signatures = await signaturesOf(callsOf(r.tx));
+    } else {
       const [b] = await batch([['svc_getBlock', [r.blockNumber]]]);
       block = b.value || null;
     }
-    return { title: 'Transaction ' + short(arg), receipt: r, tips: tips.value, block };
+    return { title: 'Transaction ' + short(arg), receipt: r, tips: tips.value, block, signatures };
   }
 
   function renderTx(d) {
@@ -571,7 +574,7 @@ ${EXPLORER_HASH_SCRIPT}
         ['Valid until', when(tx.data.expirationTimestamp), 'expiration'],
       );
       out.push(card('Transaction', list(rows), 'summary', true));
-      out.push(card('Public calls', publicCalls(tx), 'calls', true));
+      out.push(card('Public calls', publicCalls(tx, d.signatures), 'calls', true));
       return out;
     }
     const e = r.txEffect;
@@ -647,29 +650,50 @@ ${EXPLORER_HASH_SCRIPT}
         ),
       );
     }
-    out.push(card('Public calls', el('p', 'The node keeps a tx whole only while it is pending: the calls a mined tx made are not served. Its public storage writes and logs above are what they did.', 'muted'), 'calls', true));
+    out.push(card('Public calls', el('p', 'The node keeps a tx whole only while it is pending: the calls of a mined tx are not served. Its public storage writes and logs above are what they did.', 'muted'), 'calls', true));
     return out;
   }
 
-  /** The enqueued public calls of a pending tx: phase, contract, sender, selector (the calldata's first field). */
-  function publicCalls(tx) {
+  /** The enqueued public calls of a pending tx, each with its calldata (matched by hash). */
+  function callsOf(tx) {
     const p = tx.data.forPublic;
-    if (!p) return el('p', 'none: this tx is private only', 'muted');
-    const calldata = tx.publicFunctionCalldata || [];
-    const rows = [];
-    let k = 0;
+    if (!p) return [];
+    const byHash = new Map((tx.publicFunctionCalldata || []).map((c) => [c.hash, c.values]));
+    const calls = [];
     const add = (phase, req) => {
-      const data = calldata[k++];
-      const values = data ? data.values : [];
-      rows.push([
-        [phase, hashView(req.contractAddress, 'contract'), hashView(req.msgSender, 'address'), values.length ? '0x' + BigInt(values[0]).toString(16).padStart(8, '0') : '—', Math.max(0, values.length - 1), req.isStaticCall ? 'yes' : 'no'],
-        { contract: req.contractAddress, phase },
-      ]);
+      const values = byHash.get(req.calldataHash) || [];
+      const first = values.length ? BigInt(values[0]) : undefined;
+      const selector = first !== undefined && first < 2n ** 32n ? '0x' + first.toString(16).padStart(8, '0') : undefined;
+      calls.push({ phase, req, selector, args: Math.max(0, values.length - 1) });
     };
     for (const req of p.nonRevertibleAccumulatedData.publicCallRequests) add('setup', req);
     for (const req of p.revertibleAccumulatedData.publicCallRequests) add('app logic', req);
     if (p.publicTeardownCallRequest) add('teardown', p.publicTeardownCallRequest);
-    return table([['phase'], ['contract'], ['sender'], ['selector'], ['args', 'num'], ['static']], rows, 'none', 'calls');
+    return calls;
+  }
+
+  /** The calls' functions: the signature the node knows for each selector, by selector. */
+  async function signaturesOf(calls) {
+    const selectors = [...new Set(calls.map((c) => c.selector).filter((s) => s !== undefined))];
+    if (selectors.length === 0) return {};
+    const [known] = await batch([['svc_getFunctionSignatures', [selectors]]]);
+    const out = {};
+    if (known.value) selectors.forEach((s, i) => known.value[i] && (out[s] = known.value[i]));
+    return out;
+  }
+
+  /** The enqueued public calls: phase, contract, sender, function (named where the node knows it). */
+  function publicCalls(tx, signatures) {
+    if (!tx.data.forPublic) return el('p', 'none: this tx is private only', 'muted');
+    const rows = callsOf(tx).map((c) => {
+      const name = c.selector && signatures[c.selector];
+      const fn = name ? [el('span', name, 'mono'), ' ', el('span', c.selector, 'muted mono')] : c.selector || '—';
+      return [
+        [c.phase, hashView(c.req.contractAddress, 'contract'), hashView(c.req.msgSender, 'address'), fn, c.args, c.req.isStaticCall ? 'yes' : 'no'],
+        { contract: c.req.contractAddress, phase: c.phase, selector: c.selector || '', signature: name || '' },
+      ];
+    });
+    return table([['phase'], ['contract'], ['sender'], ['function'], ['args', 'num'], ['static']], rows, 'none', 'calls');
   }
 
   /** The block that inserted a nullifier, or null. */
@@ -901,24 +925,25 @@ ${EXPLORER_HASH_SCRIPT}
   async function loadPending() {
     const [txs, count] = await batch([['svc_getPendingTxs', [100]], ['svc_getPendingTxCount']]);
     if (txs.error) throw new Error(txs.error);
-    return { title: 'Pending txs', txs: txs.value, count: count.value };
+    const signatures = await signaturesOf(txs.value.flatMap(callsOf));
+    return { title: 'Pending txs', txs: txs.value, count: count.value, signatures };
   }
 
   function renderPending(d) {
     const rows = d.txs.map((tx) => {
       const gs = tx.data.constants.txContext.gasSettings;
-      const p = tx.data.forPublic;
-      const calls = p ? p.nonRevertibleAccumulatedData.publicCallRequests.length + p.revertibleAccumulatedData.publicCallRequests.length + (p.publicTeardownCallRequest ? 1 : 0) : 0;
+      const calls = callsOf(tx);
+      const names = calls.map((c) => (c.selector && d.signatures[c.selector]) || c.selector || '?');
       return [
-        [hashView(tx.txHash, 'tx'), hashView(tx.data.feePayer, 'address'), gs.gasLimits.l2Gas + ' / ' + gs.gasLimits.daGas, gs.maxPriorityFeesPerGas.feePerL2Gas, calls, when(tx.data.expirationTimestamp)],
-        { tx: tx.txHash },
+        [hashView(tx.txHash, 'tx'), hashView(tx.data.feePayer, 'address'), gs.gasLimits.l2Gas + ' / ' + gs.gasLimits.daGas, gs.maxPriorityFeesPerGas.feePerL2Gas, names.length ? names.join(', ') : 'none', when(tx.data.expirationTimestamp)],
+        { tx: tx.txHash, calls: calls.length },
       ];
     });
     const shown = d.count > d.txs.length ? ' (the first ' + d.txs.length + ' in priority order)' : '';
     return [
       card(
         plural(d.count, 'pending tx') + shown,
-        table([['tx'], ['fee payer'], ['gas limits L2 / DA', 'num'], ['priority fee per L2 gas', 'num'], ['public calls', 'num'], ['valid until', 'time']], rows, 'The mempool is empty', 'pending'),
+        table([['tx'], ['fee payer'], ['gas limits L2 / DA', 'num'], ['priority fee per L2 gas', 'num'], ['public calls'], ['valid until', 'time']], rows, 'The mempool is empty', 'pending'),
         'pending',
         true,
       ),

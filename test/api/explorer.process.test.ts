@@ -294,10 +294,13 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
         assert.deepEqual(v.feePayer!.full, [r.tx.data.feePayer]);
         const calls = s.cards.calls!.tables.calls!;
         const mint = findFunction(load(NOIR, 'artifacts/token_contract-Token.json'), 'mint_to_public');
+        const selector = `0x${mint.selector.toString(16).padStart(8, '0')}`;
+        // Named: the test registered the Token's signatures, as a developer would.
         assert.deepEqual(
-          calls.map((c) => [c.attrs.phase, c.attrs.contract, c.cells[3]]),
-          [['app logic', f.tokenAt, `0x${mint.selector.toString(16).padStart(8, '0')}`]],
+          calls.map((c) => [c.attrs.phase, c.attrs.contract, c.attrs.selector, c.attrs.signature]),
+          [['app logic', f.tokenAt, selector, mint.signature]],
         );
+        assert.equal(calls[0]!.cells[3], `${mint.signature} ${selector}`);
       },
     },
     {
@@ -378,10 +381,12 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
       check: async (s) => {
         found(s);
         const txs = await pub('svc_getPendingTxs', []);
+        const rows = s.cards.pending!.tables.pending!;
         assert.deepEqual(
-          s.cards.pending!.tables.pending!.map((r) => r.attrs.tx),
+          rows.map((r) => r.attrs.tx),
           txs.map((t: any) => t.txHash),
         );
+        assert.match(rows[0]!.cells[4]!, /mint_to_public\(\(Field\),u128\)$/);
         assert.equal(txs.length, 1);
       },
     },
@@ -520,6 +525,10 @@ describe('explorer: a node with a Token, a reverted tx, logs and a pending tx', 
     running = await serve(testConfig({ clock: 'manual' }), silentLogger());
     client = new NodeClient(running.publicUrl);
     f.url = running.publicUrl;
+    // As a developer would: the node names the Token's functions from then on.
+    await pub('node_registerContractFunctionSignatures', [
+      token.functions.map((fn) => fn.signature).slice(0, 100),
+    ]);
 
     const d = await deployContract(client, {
       artifact: token,

@@ -143,8 +143,9 @@ interface Fixture {
   childTx: string;
   pending: string;
   l2ToL1Content: bigint;
-  /** The block holding the transfer and the reverted mint. */
+  /** The block holding the transfer and the reverted mint, and its hash. */
   busyBlock: number;
+  busyBlockHash: string;
   balancesSlot: bigint;
 }
 
@@ -427,6 +428,18 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
       check: async (s) => assert.deepEqual(s.cards.instance!.values.address!.full, [f.tokenAt]),
     },
     {
+      name: 'search-block-hash',
+      hash: `#/search/${f.busyBlockHash}`,
+      route: 'block',
+      check: async (s) => assert.equal(s.title, `Block ${f.busyBlock}`),
+    },
+    {
+      name: 'search-class',
+      hash: `#/search/${f.tokenClass}`,
+      route: 'class',
+      check: async (s) => assert.deepEqual(s.cards.class!.values.id!.full, [f.tokenClass]),
+    },
+    {
       name: 'search-nothing',
       hash: `#/search/${toHex32(12345n)}`,
       route: 'search',
@@ -554,7 +567,9 @@ describe('explorer: a node with a Token, a reverted tx, logs and a pending tx', 
     ]);
     f.reverted = await send(bob, d.address, token, 'mint_to_public', [toHex32(bob), 1], true);
     await mine();
-    f.busyBlock = (await pub('svc_getTxReceipt', [f.transfer])).blockNumber;
+    const transferred = await pub('svc_getTxReceipt', [f.transfer]);
+    f.busyBlock = transferred.blockNumber;
+    f.busyBlockHash = transferred.blockHash;
     assert.equal((await pub('svc_getTxReceipt', [f.reverted])).blockNumber, f.busyBlock);
 
     f.childTx = await send(alice, c.address, child, 'pub_set_value', [42]);

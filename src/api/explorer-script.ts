@@ -427,7 +427,7 @@ ${EXPLORER_HASH_SCRIPT}
   // ---- the explorer's views: each loads what it shows, then draws it at once ---------------------
 
   /** A view that found nothing: what was asked, and why. */
-  const notFound = (title, message) => ({ title, missing: message });
+  const notFound = (title, message, elsewhere) => ({ title, missing: message, elsewhere });
 
   /** The stage a tx mined in block n has reached, by the tips. */
   function stageOf(n, tips) {
@@ -733,7 +733,11 @@ ${EXPLORER_HASH_SCRIPT}
     ]);
     if (instance.error) throw new Error(instance.error);
     if (!instance.value) {
-      return notFound('Contract ' + short(address), 'No contract instance is published at ' + address + ' on this chain.');
+      return notFound('Contract ' + short(address), 'No contract instance is published at ' + address + ' on this chain.', [
+        'address',
+        address,
+        'Open it as an account address',
+      ]);
     }
     const c = instance.value;
     const [cls] = await batch([['svc_getContractClass', [c.currentContractClassId]]]);
@@ -996,31 +1000,35 @@ ${EXPLORER_HASH_SCRIPT}
 
   /**
    * Search: a block number; or a 0x value that may be a block hash, a tx hash, a contract
-   * address or a class id — each asked of the node, the one match opened.
+   * address, a class id or an account (an address holding Fee Juice) — each asked of the node, the
+   * one match opened.
    */
   async function loadSearch(arg) {
     const q = arg.trim();
     if (/^\\d+$/.test(q)) return { redirect: pageOf('block', q) };
     if (!isHex(q, 64)) return notFound('Search', 'Search takes a block number, or a block hash, tx hash, address or class id (0x…); not ' + JSON.stringify(q) + '.');
     const v = norm(q);
-    const [block, receipt, contract, cls] = await batch([
+    const [block, receipt, contract, cls, balance] = await batch([
       ['svc_getBlock', [v]],
       ['svc_getTxReceipt', [v]],
       ['svc_getContract', [v]],
       ['svc_getContractClass', [v]],
+      ['svc_getPublicStorageAt', ['latest', hex32(FEE_JUICE), hex32(mapSlot(FEE_JUICE_BALANCES, BigInt(v)))]],
     ]);
     const hits = [];
     if (block.value) hits.push(['block', block.value.number, 'block ' + block.value.number]);
     if (receipt.value && receipt.value.status !== 'dropped') hits.push(['tx', v, 'tx ' + short(v) + ' (' + receipt.value.status + ')']);
     if (contract.value) hits.push(['contract', v, 'contract ' + short(v)]);
     if (cls.value) hits.push(['class', v, 'contract class ' + short(v)]);
+    // An account: an address that holds Fee Juice.
+    if (hits.length === 0 && balance.value && BigInt(balance.value) > 0n) hits.push(['address', v, 'account ' + short(v)]);
     if (hits.length === 1) return { redirect: pageOf(hits[0][0], hits[0][1]) };
     return { title: 'Search', query: v, hits };
   }
 
   function renderSearch(d) {
     if (d.hits.length === 0) {
-      const p = el('p', 'No block, tx, contract or class on this chain is ' + d.query + '. ');
+      const p = el('p', 'No block, tx, contract, class or account holding Fee Juice on this chain is ' + d.query + '. ');
       p.append(link('address', d.query, 'Open it as an account address'), ' to see its Fee Juice balance.');
       return [card('Nothing found', p, 'search', true)];
     }
@@ -1070,6 +1078,11 @@ ${EXPLORER_HASH_SCRIPT}
     const parts = [el('h2', d.title || '', 'title')];
     if (d.missing) {
       parts.push(el('p', d.missing, 'missing'));
+      if (d.elsewhere) {
+        const p = el('p');
+        p.append(link(d.elsewhere[0], d.elsewhere[1], d.elsewhere[2]));
+        parts.push(p);
+      }
       view.dataset.found = 'false';
     } else {
       const grid = el('div', undefined, 'grid');

@@ -440,6 +440,21 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
       check: async (s) => assert.deepEqual(s.cards.class!.values.id!.full, [f.tokenClass]),
     },
     {
+      name: 'search-account',
+      hash: `#/search/${toHex32(bob)}`,
+      route: 'address',
+      check: async (s) => assert.deepEqual(s.cards.account!.values.address!.full, [toHex32(bob)]),
+    },
+    {
+      name: 'contract-not-found',
+      hash: `#/contract/${toHex32(bob)}`,
+      route: 'contract',
+      check: async (s) => {
+        assert.equal(s.found, 'false');
+        assert.equal(s.missing, `No contract instance is published at ${toHex32(bob)} on this chain.`);
+      },
+    },
+    {
       name: 'search-nothing',
       hash: `#/search/${toHex32(12345n)}`,
       route: 'search',

@@ -546,15 +546,13 @@ ${EXPLORER_HASH_SCRIPT}
     if (r.status === 'dropped') {
       return notFound('Transaction ' + short(arg), 'This node knows no tx ' + arg + ': it is neither in a block nor pending (' + r.error + ').');
     }
-    let block = null;
-    let signatures = {};
-    if (r.status === 'pending') {
-      signatures = await signaturesOf(callsOf(r.tx));
-    } else {
-      const [b] = await batch([['svc_getBlock', [r.blockNumber]]]);
-      block = b.value || null;
-    }
-    return { title: 'Transaction ' + short(arg), receipt: r, tips: tips.value, block, signatures };
+    const [held, b] = await batch([
+      ['svc_getTxPublicCalls', [arg]],
+      ...(r.status === 'pending' ? [] : [['svc_getBlock', [r.blockNumber]]]),
+    ]);
+    const calls = held.value ? heldCalls(held.value) : null;
+    const signatures = calls ? await signaturesOf(calls) : {};
+    return { title: 'Transaction ' + short(arg), receipt: r, tips: tips.value, block: b && b.value ? b.value : null, calls, signatures };
   }
 
   function renderTx(d) {
@@ -574,7 +572,7 @@ ${EXPLORER_HASH_SCRIPT}
         ['Valid until', when(tx.data.expirationTimestamp), 'expiration'],
       );
       out.push(card('Transaction', list(rows), 'summary', true));
-      out.push(card('Public calls', publicCalls(tx, d.signatures), 'calls', true));
+      out.push(card('Public calls', publicCalls(d.calls || callsOf(tx), d.signatures), 'calls', true));
       return out;
     }
     const e = r.txEffect;
@@ -650,8 +648,24 @@ ${EXPLORER_HASH_SCRIPT}
         ),
       );
     }
-    out.push(card('Public calls', el('p', 'The node keeps a tx whole only while it is pending: the calls of a mined tx are not served. Its public storage writes and logs above are what they did.', 'muted'), 'calls', true));
+    out.push(
+      card(
+        'Public calls',
+        d.calls
+          ? [el('p', r.executionResult === 'reverted' ? 'Enqueued by the tx, which reverted (the reason is above).' : 'Enqueued by the tx, run in this order.', 'muted'), publicCalls(d.calls, d.signatures)]
+          : el('p', 'The node holds a tx whole only until its block is finalized: the calls of this tx are no longer served. Its public storage writes and logs above are what they did.', 'muted'),
+        'calls',
+        true,
+      ),
+    );
     return out;
+  }
+
+  /** A call as the page shows it: its selector is its calldata's first field. */
+  function callEntry(phase, req, values) {
+    const first = values.length ? BigInt(values[0]) : undefined;
+    const selector = first !== undefined && first < 2n ** 32n ? '0x' + first.toString(16).padStart(8, '0') : undefined;
+    return { phase, req, selector, args: Math.max(0, values.length - 1) };
   }
 
   /** The enqueued public calls of a pending tx, each with its calldata (matched by hash). */
@@ -660,17 +674,15 @@ ${EXPLORER_HASH_SCRIPT}
     if (!p) return [];
     const byHash = new Map((tx.publicFunctionCalldata || []).map((c) => [c.hash, c.values]));
     const calls = [];
-    const add = (phase, req) => {
-      const values = byHash.get(req.calldataHash) || [];
-      const first = values.length ? BigInt(values[0]) : undefined;
-      const selector = first !== undefined && first < 2n ** 32n ? '0x' + first.toString(16).padStart(8, '0') : undefined;
-      calls.push({ phase, req, selector, args: Math.max(0, values.length - 1) });
-    };
+    const add = (phase, req) => calls.push(callEntry(phase, req, byHash.get(req.calldataHash) || []));
     for (const req of p.nonRevertibleAccumulatedData.publicCallRequests) add('setup', req);
     for (const req of p.revertibleAccumulatedData.publicCallRequests) add('app logic', req);
     if (p.publicTeardownCallRequest) add('teardown', p.publicTeardownCallRequest);
     return calls;
   }
+
+  /** The calls of svc_getTxPublicCalls' answer. */
+  const heldCalls = (held) => held.calls.map((c) => callEntry(c.phase === 'app' ? 'app logic' : c.phase, c, c.calldata));
 
   /** The calls' functions: the signature the node knows for each selector, by selector. */
   async function signaturesOf(calls) {
@@ -683,9 +695,8 @@ ${EXPLORER_HASH_SCRIPT}
   }
 
   /** The enqueued public calls: phase, contract, sender, function (named where the node knows it). */
-  function publicCalls(tx, signatures) {
-    if (!tx.data.forPublic) return el('p', 'none: this tx is private only', 'muted');
-    const rows = callsOf(tx).map((c) => {
+  function publicCalls(calls, signatures) {
+    const rows = calls.map((c) => {
       const name = c.selector && signatures[c.selector];
       const fn = name ? [el('span', name, 'mono'), ' ', el('span', c.selector, 'muted mono')] : c.selector || '—';
       return [
@@ -693,7 +704,7 @@ ${EXPLORER_HASH_SCRIPT}
         { contract: c.req.contractAddress, phase: c.phase, selector: c.selector || '', signature: name || '' },
       ];
     });
-    return table([['phase'], ['contract'], ['sender'], ['function'], ['args', 'num'], ['static']], rows, 'none', 'calls');
+    return table([['phase'], ['contract'], ['sender'], ['function'], ['args', 'num'], ['static']], rows, 'none: this tx made no public call', 'calls');
   }
 
   /** The block that inserted a nullifier, or null. */

@@ -1,8 +1,9 @@
 // The node information methods' handlers, each added to its declaration in
 // src/client/methods/info.ts (names, params, result schema and words, shared with the typed
 // client), and the ports they call.
+
+import { callsDeclarations } from '../client/methods/calls.js';
 import { infoDeclarations } from '../client/methods/info.js';
-import { signaturesDeclarations } from '../client/methods/signatures.js';
 import type { NodeStatus } from '../node/status.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 
@@ -63,7 +64,7 @@ export function infoMethods({ info }: InfoApiPorts): RpcMethod[] {
       handler: (signatures) => info.registerFunctionSignatures(signatures),
     }),
     defineMethod({
-      ...signaturesDeclarations.svc_getFunctionSignatures,
+      ...callsDeclarations.svc_getFunctionSignatures,
       handler: (selectors) => info.functionSignatures(selectors),
     }),
   ];

@@ -1,11 +1,12 @@
 // The tx and fee methods' handlers, each added to its declaration in src/client/methods/txs.ts
 // (names, params, result schema and words, shared with the typed client), and the ports they call.
+import { callsDeclarations } from '../client/methods/calls.js';
 import { MAX_RPC_TXS } from '../client/methods/tx-schemas.js';
 import { txsDeclarations } from '../client/methods/txs.js';
 import type { Fr } from '../core/field.js';
 import type { Tx } from '../core/tx.js';
 import { toTx, type WireTx } from '../core/tx-codecs.js';
-import { withoutProof } from '../core/tx-view.js';
+import { type PublicCallRequest, txView, withoutProof } from '../core/tx-view.js';
 import type { TxService } from '../mempool/tx-service.js';
 import { defineMethod, defineMethods, type RpcMethod } from '../rpc/registry.js';
 
@@ -19,6 +20,7 @@ export interface TxApiPorts {
     | 'getTxEffect'
     | 'getTxReceipt'
     | 'getPendingTx'
+    | 'getHeldTx'
     | 'getPendingTxs'
     | 'simulatePublicCalls'
     | 'currentMinFees'
@@ -146,6 +148,13 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
         },
       },
     ),
+    defineMethod({
+      ...callsDeclarations.svc_getTxPublicCalls,
+      handler: (hash) => {
+        const held = txs.getHeldTx(hash);
+        return held && { txHash: hash, status: held.status, calls: enqueuedCalls(held.tx) };
+      },
+    }),
     defineMethod({ ...txsDeclarations.svc_getCurrentMinFees, handler: () => txs.currentMinFees() }),
     defineMethod({ ...txsDeclarations.node_getCurrentBaseFees, handler: () => txs.currentMinFees() }),
     defineMethod({
@@ -154,4 +163,24 @@ export function txMethods({ txs }: TxApiPorts): RpcMethod[] {
     }),
     defineMethod({ ...txsDeclarations.svc_getMaxPriorityFees, handler: () => txs.maxPriorityFees() }),
   ];
+}
+
+/** A tx's enqueued public calls in execution order, each with its calldata (found by its hash). */
+function enqueuedCalls(tx: Tx) {
+  const calldata = new Map(tx.publicFunctionCalldata.map((c) => [c.hash, c.values]));
+  const v = txView(tx);
+  const phases: [phase: 'setup' | 'app' | 'teardown', requests: PublicCallRequest[]][] = [
+    ['setup', v.nonRevertible.publicCallRequests],
+    ['app', v.revertible.publicCallRequests],
+    ['teardown', v.publicTeardownCallRequest ? [v.publicTeardownCallRequest] : []],
+  ];
+  return phases.flatMap(([phase, requests]) =>
+    requests.map((r) => ({
+      phase,
+      contractAddress: r.contractAddress,
+      msgSender: r.msgSender,
+      isStaticCall: r.isStaticCall,
+      calldata: calldata.get(r.calldataHash) ?? [],
+    })),
+  );
 }

@@ -29,7 +29,7 @@ import {
   type SimulationOverrides,
   TxSimulator,
 } from './simulation.js';
-import { type PoolEntry, TxPool } from './tx-pool.js';
+import { type PoolEntry, TxPool, type TxStatus } from './tx-pool.js';
 import { PoolTxSource } from './tx-source.js';
 import { ValidationContexts } from './validation-context.js';
 import { type TxValidationResult, TxValidator, type ValidationOptions } from './validator.js';
@@ -239,6 +239,13 @@ export class TxService {
   getPendingTx(hash: Fr, withProof = false): Tx | undefined {
     if (this.pool.status(hash) !== 'pending') return undefined;
     return withProof ? this.pool.getWithProof(hash) : this.pool.get(hash);
+  }
+
+  /** A tx the pool holds, pending or mined (until its block is finalized), without its proof. */
+  getHeldTx(hash: Fr): { tx: Tx; status: TxStatus } | undefined {
+    const status = this.pool.status(hash);
+    const tx = status === undefined ? undefined : this.pool.get(hash);
+    return tx === undefined || status === undefined ? undefined : { tx, status };
   }
 
   getPendingTxs(limit: number, after?: Fr): PoolEntry[] {

@@ -39,7 +39,7 @@ import {
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { toHex32 } from '../../src/core/field.js';
 import { FEE_JUICE_BALANCES_SLOT } from '../../src/execution/protocol-contracts.js';
-import { result, silentLogger, testConfig } from '../helpers/rpc.js';
+import { call, result, silentLogger, testConfig } from '../helpers/rpc.js';
 
 const NOIR = '@aztec/noir-contracts.js@4.1.2';
 const TEST = '@aztec/noir-test-contracts.js@4.1.2';
@@ -167,6 +167,17 @@ const stageOf = (n: number, tips: any) =>
         ? 'checkpointed'
         : 'proposed';
 
+const TOKEN = () => load(NOIR, 'artifacts/token_contract-Token.json');
+const selectorHex = (fn: string) => `0x${findFunction(TOKEN(), fn).selector.toString(16).padStart(8, '0')}`;
+/** A tx page's public calls: phase, contract, selector and the signature the page named it by. */
+const callsShown = (s: Shown) =>
+  s.cards.calls!.tables.calls!.map((c) => [
+    c.attrs.phase,
+    c.attrs.contract,
+    c.attrs.selector,
+    c.attrs.signature,
+  ]);
+
 const fee = (v: string | bigint) => `${BigInt(v)} base units`;
 
 function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageCheck[] {
@@ -224,6 +235,10 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
           r.txEffect.publicDataWrites.map((w: any) => [w.leafSlot, w.value]),
         );
         assert.deepEqual(s.cards.nullifiers!.full, r.txEffect.nullifiers);
+        const transfer = findFunction(TOKEN(), 'transfer_in_public');
+        assert.deepEqual(callsShown(s), [
+          ['app logic', f.tokenAt, selectorHex('transfer_in_public'), transfer.signature],
+        ]);
         assert.equal(s.cards.nullifiers!.heading, `Nullifiers (${r.txEffect.nullifiers.length})`);
       },
     },
@@ -239,6 +254,10 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
         assert.equal(v.result!.text, 'reverted');
         assert.equal(v.revertReason!.text, r.error);
         assert.match(v.revertReason!.text, /caller is not minter|revert data/);
+        const mint = findFunction(TOKEN(), 'mint_to_public');
+        assert.deepEqual(callsShown(s), [
+          ['app logic', f.tokenAt, selectorHex('mint_to_public'), mint.signature],
+        ]);
       },
     },
     {
@@ -258,6 +277,7 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
           e.privateLogs.map((l: any) => [l.fields[0], l.emittedLength]),
         );
         assert.equal(logs.length, 2);
+        assert.deepEqual(callsShown(s), [], 'a private-only tx makes no public call');
       },
     },
     {
@@ -780,6 +800,39 @@ describe('explorer: a node with a Token, a reverted tx, logs and a pending tx', 
       rmSync(profile, { recursive: true, force: true });
     }
   });
+  test('svc_getTxPublicCalls: the calls a held tx enqueued with their calldata; null for a tx the pool does not hold', async () => {
+    const mined = await pub('svc_getTxPublicCalls', [f.transfer]);
+    assert.deepEqual(mined, {
+      txHash: f.transfer,
+      status: 'mined',
+      calls: [
+        {
+          phase: 'app',
+          contractAddress: f.tokenAt,
+          msgSender: toHex32(alice),
+          isStaticCall: false,
+          calldata: [
+            selectorHex('transfer_in_public'),
+            toHex32(alice),
+            toHex32(bob),
+            toHex32(300n),
+            toHex32(0n),
+          ].map((v) => toHex32(BigInt(v))),
+        },
+      ],
+    });
+    const pending = await pub('svc_getTxPublicCalls', [f.pending]);
+    assert.equal(pending.status, 'pending');
+    assert.deepEqual(
+      pending.calls.map((c: any) => [c.phase, c.contractAddress, c.calldata.length]),
+      [['app', f.tokenAt, 3]],
+    );
+    assert.deepEqual((await pub('svc_getTxPublicCalls', [f.logsTx])).calls, [], 'private only');
+    assert.equal(await pub('svc_getTxPublicCalls', [toHex32(7n)]), null);
+    const bad = await call(f.url, 'svc_getTxPublicCalls', ['not a hash']);
+    assert.equal(bad.error?.code, -32602);
+  });
+
   // Last: it builds a block, which moves the pending tx the tests above expect pending.
   test('happy-dom: a view is not redrawn while its answers stay the same, and follows the chain when they change', async () => {
     const browser = new Browser({

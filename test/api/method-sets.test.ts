@@ -85,6 +85,7 @@ function declarationsOnly(dev: ApiNode['dev']): ApiNode {
       getTxEffect: unused,
       getTxReceipt: unused,
       getPendingTx: unused,
+      getHeldTx: unused,
       getPendingTxs: unused,
       simulatePublicCalls: unused,
       currentMinFees: unused,

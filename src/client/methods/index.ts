@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { MethodDeclaration } from '../../rpc/registry.js';
 import { adminDeclarations } from './admin.js';
+import { callsDeclarations } from './calls.js';
 import { chainDeclarations } from './chain.js';
 import { contractsDeclarations } from './contracts.js';
 import type { TwinsDeclaration } from './declare.js';
@@ -11,7 +12,6 @@ import { devDeclarations } from './dev.js';
 import { infoDeclarations } from './info.js';
 import { logsDeclarations } from './logs.js';
 import { messagesDeclarations } from './messages.js';
-import { signaturesDeclarations } from './signatures.js';
 import { stateDeclarations } from './state.js';
 import { txsDeclarations } from './txs.js';
 import { validatorsDeclarations } from './validators.js';
@@ -19,7 +19,7 @@ import { validatorsDeclarations } from './validators.js';
 /** Each topic's declarations, as src/api serves them. */
 export const DECLARATIONS = [
   infoDeclarations,
-  signaturesDeclarations,
+  callsDeclarations,
   chainDeclarations,
   txsDeclarations,
   validatorsDeclarations,

@@ -122,11 +122,18 @@ describe('tx service: the pool follows the chain', () => {
     await service.sendTx(a.tx, a.hash);
     assert.equal(service.pool.status(a.hash), 'pending');
     assert.equal(service.getTxReceipt(a.hash).status, 'pending');
+    assert.equal(service.getHeldTx(a.hash)?.status, 'pending');
 
     await propose([a]);
     await service.afterPass();
     assert.equal(service.pool.status(a.hash), 'mined');
     assert.equal(service.pendingCount, 0);
+    // Held until its block is finalized: the tx body, as sent (for svc_getTxPublicCalls).
+    const held = service.getHeldTx(a.hash);
+    assert.equal(held?.status, 'mined');
+    assert.deepEqual(held?.tx.data, a.tx.data);
+    assert.equal(service.getPendingTx(a.hash), undefined);
+    assert.equal(service.getHeldTx(0x1234n), undefined);
     const mined = service.getTxReceipt(a.hash);
     assert.equal(mined.status, 'proposed');
 

@@ -70,12 +70,21 @@ ${EXPLORER_HASH_SCRIPT}
     });
   }
 
-  /** One call; its value, or throws its error. */
-  async function call(method, params) {
-    const [r] = await batch([[method, params]]);
-    if (r.error) throw new Error(method + ': ' + r.error);
-    return r.value;
+  /** An error the node answered (the node is reachable): said as such, not as unreachable. */
+  function answered(message) {
+    const err = new Error(message);
+    err.answered = true;
+    return err;
   }
+
+  /** A reply's value; an error the node answered is thrown. */
+  function valueOf(reply) {
+    if (reply.error) throw answered(reply.error);
+    return reply.value;
+  }
+
+  /** A thing the node refused as a param (-32602): a page that says so, not an error. */
+  const refusedParam = (reply) => typeof reply.error === 'string' && reply.error.endsWith('(-32602)');
 
   /** GET status: its JSON also while the node answers 503 (starting or stopping). */
   async function nodeStatus() {
@@ -462,8 +471,9 @@ ${EXPLORER_HASH_SCRIPT}
       ['svc_getBlock', [param, { includeTransactions: true, includeL1PublishInfo: true, includeAttestations: true }]],
       ['svc_getChainTips'],
     ]);
-    if (block.error) throw new Error(block.error);
-    if (tips.error) throw new Error(tips.error);
+    if (refusedParam(block)) return notFound('Block ' + arg, 'The node refused ' + JSON.stringify(arg) + ': ' + block.error);
+    valueOf(block);
+    valueOf(tips);
     if (!block.value) {
       return notFound('Block ' + arg, 'This node has no block ' + arg + '. Its latest block is ' + tips.value.proposed.number + '.');
     }
@@ -541,7 +551,8 @@ ${EXPLORER_HASH_SCRIPT}
       ['svc_getTxReceipt', [arg, { includeTxEffect: true, includePendingTx: true }]],
       ['svc_getChainTips'],
     ]);
-    if (receipt.error) throw new Error(receipt.error);
+    if (refusedParam(receipt)) return notFound('Transaction', 'The node refused ' + JSON.stringify(arg) + ': ' + receipt.error);
+    valueOf(receipt);
     const r = receipt.value;
     if (r.status === 'dropped') {
       return notFound('Transaction ' + short(arg), 'This node knows no tx ' + arg + ': it is neither in a block nor pending (' + r.error + ').');
@@ -710,7 +721,7 @@ ${EXPLORER_HASH_SCRIPT}
   /** The block that inserted a nullifier, or null. */
   async function nullifierBlock(nullifier) {
     const [found] = await batch([['svc_findLeavesIndexes', ['latest', 0, [hex32(nullifier)]]]]);
-    if (found.error) throw new Error(found.error);
+    valueOf(found);
     return found.value[0] ? found.value[0].l2BlockNumber : null;
   }
 
@@ -742,7 +753,8 @@ ${EXPLORER_HASH_SCRIPT}
       ['node_getPublicLogs', [{ contractAddress: address }]],
       ...slots.map((w) => ['svc_getPublicStorageAt', ['latest', address, hex32(storageSlotOf(w))]]),
     ]);
-    if (instance.error) throw new Error(instance.error);
+    if (refusedParam(instance)) return notFound('Contract', 'The node refused ' + JSON.stringify(arg) + ': ' + instance.error);
+    valueOf(instance);
     if (!instance.value) {
       return notFound('Contract ' + short(address), 'No contract instance is published at ' + address + ' on this chain.', [
         'address',
@@ -856,7 +868,8 @@ ${EXPLORER_HASH_SCRIPT}
     if (!isHex(arg, 64)) return notFound('Contract class', 'A class is named by its id: 0x and up to 64 hex digits, not ' + JSON.stringify(arg) + '.');
     const id = norm(arg);
     const [cls] = await batch([['svc_getContractClass', [id]]]);
-    if (cls.error) throw new Error(cls.error);
+    if (refusedParam(cls)) return notFound('Contract class', 'The node refused ' + JSON.stringify(arg) + ': ' + cls.error);
+    valueOf(cls);
     if (!cls.value) return notFound('Contract class ' + short(id), 'No contract class ' + id + ' is published on this chain.');
     const nullifier = siloedNullifier(CLASS_REGISTRY, BigInt(id));
     const publishedIn = await nullifierBlock(nullifier);
@@ -894,13 +907,15 @@ ${EXPLORER_HASH_SCRIPT}
       ['svc_getContract', [address]],
       ['svc_getChainTips'],
     ]);
-    if (balance.error) throw new Error(balance.error);
+    if (refusedParam(balance)) return notFound('Address', 'The node refused ' + JSON.stringify(arg) + ': ' + balance.error);
+    valueOf(balance);
+    valueOf(tips);
     const top = tips.value.proposed.number;
     const from = Math.max(1, top - ADDRESS_BLOCKS + 1);
     const txs = [];
     if (top >= 1) {
       const [blocks] = await batch([['svc_getBlocks', [from, top - from + 1, { includeTransactions: true }]]]);
-      if (blocks.error) throw new Error(blocks.error);
+      valueOf(blocks);
       for (const b of blocks.value) {
         for (const e of b.body.txEffects) {
           const write = e.publicDataWrites.find((w) => w.leafSlot === leaf);
@@ -939,7 +954,7 @@ ${EXPLORER_HASH_SCRIPT}
 
   async function loadPending() {
     const [txs, count] = await batch([['svc_getPendingTxs', [100]], ['svc_getPendingTxCount']]);
-    if (txs.error) throw new Error(txs.error);
+    valueOf(txs);
     const signatures = await signaturesOf(txs.value.flatMap(callsOf));
     return { title: 'Pending txs', txs: txs.value, count: count.value, signatures };
   }
@@ -967,7 +982,7 @@ ${EXPLORER_HASH_SCRIPT}
 
   async function loadValidators() {
     const [v, constants] = await batch([['svc_getValidatorsStats'], ['svc_getL1Constants']]);
-    if (v.error) throw new Error(v.error);
+    valueOf(v);
     return { title: 'Validators', stats: v.value, constants: constants.value };
   }
 
@@ -1128,7 +1143,9 @@ ${EXPLORER_HASH_SCRIPT}
       else if (r.name === 'unknown') data = notFound('Not a page', 'This page has no view ' + JSON.stringify('#/' + r.key) + '.');
       else data = await VIEWS[r.name][0](r.arg);
     } catch (err) {
-      problem = 'Cannot reach the node at ' + location.host + ': ' + messageOf(err) + '. Retrying every ' + REFRESH_MS / 1000 + ' s.';
+      problem = err && err.answered
+        ? 'The node answered with an error: ' + messageOf(err) + '. Retrying every ' + REFRESH_MS / 1000 + ' s.'
+        : 'Cannot reach the node at ' + location.host + ': ' + messageOf(err) + '. Retrying every ' + REFRESH_MS / 1000 + ' s.';
     }
     if (gen !== generation) return; // the route changed meanwhile: that refresh draws
     if (data && data.redirect) {
@@ -1172,7 +1189,10 @@ ${EXPLORER_HASH_SCRIPT}
     $('search').addEventListener('submit', (ev) => {
       ev.preventDefault();
       const q = $('q').value.trim();
-      if (q) location.hash = '#/search/' + encodeURIComponent(q);
+      if (!q) return;
+      const target = '#/search/' + encodeURIComponent(q);
+      if (location.hash === target) refresh();
+      else location.hash = target;
     });
     document.addEventListener('click', (ev) => {
       const button = ev.target && ev.target.closest ? ev.target.closest('button.copy') : null;

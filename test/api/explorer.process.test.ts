@@ -504,6 +504,17 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
       },
     },
     {
+      name: 'contract-refused',
+      hash: `#/contract/0x${'f'.repeat(64)}`,
+      route: 'contract',
+      check: async (s) => {
+        // Not a field element: the node refuses the param, and the page says so as a page.
+        assert.equal(s.found, 'false');
+        assert.match(s.missing, /^The node refused "0xf{64}": .*\(-32602\)$/);
+        assert.equal(s.error, '');
+      },
+    },
+    {
       name: 'tx-not-found',
       hash: `#/tx/${toHex32(7n)}`,
       route: 'tx',

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { LogPosition } from '../archiver/log-store.js';
 import type { adminConfig, adminConfigUpdate } from '../client/methods/admin.js';
+import { CAIRN_EXAMPLES } from '../client/methods/examples.js';
 import type * as clientLogs from '../client/methods/logs.js';
 import type * as clientParams from '../client/methods/params.js';
 import type * as clientValidators from '../client/methods/validators.js';
@@ -49,18 +50,20 @@ export interface ApiNode {
 
 export function buildRegistry(node: ApiNode): MethodRegistry {
   const { queries } = node;
-  return new MethodRegistry().add(
-    ...infoMethods({ info: node.info }),
-    ...chainMethods({ chain: queries.chain, constants: node.constants, info: node.info }),
-    ...txMethods({ txs: node.txs }),
-    ...validatorMethods({ validators: queries.validators }),
-    ...stateMethods({ state: queries.state }),
-    ...logMethods({ logs: queries.logs }),
-    ...contractMethods({ contracts: queries.contracts }),
-    ...messageMethods({ messages: queries.messages, chain: queries.chain }),
-    ...adminMethods({ admin: node.admin, snapshots: node.snapshots }),
-    ...devMethods({ dev: node.dev }),
-  );
+  return new MethodRegistry()
+    .add(
+      ...infoMethods({ info: node.info }),
+      ...chainMethods({ chain: queries.chain, constants: node.constants, info: node.info }),
+      ...txMethods({ txs: node.txs }),
+      ...validatorMethods({ validators: queries.validators }),
+      ...stateMethods({ state: queries.state }),
+      ...logMethods({ logs: queries.logs }),
+      ...contractMethods({ contracts: queries.contracts }),
+      ...messageMethods({ messages: queries.messages, chain: queries.chain }),
+      ...adminMethods({ admin: node.admin, snapshots: node.snapshots }),
+      ...devMethods({ dev: node.dev }),
+    )
+    .withExamples(CAIRN_EXAMPLES);
 }
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -5,6 +5,7 @@
 // reference's params and result shapes and names the ports it calls; the handlers call the same
 // query components as cairn's own API, so this face is declarations and codecs, not a second
 // copy of the node's logic.
+import { AZTEC_EXAMPLES } from '../client/methods/examples.js';
 import { MethodRegistry } from '../rpc/registry.js';
 import { type AztecChainApiPorts, aztecChainMethods } from './chain.js';
 import { type AztecContractApiPorts, aztecContractMethods } from './contracts.js';
@@ -31,15 +32,17 @@ export interface AztecApiNode {
 
 export function buildAztecRegistry(node: AztecApiNode): MethodRegistry {
   const { queries } = node;
-  return new MethodRegistry().add(
-    ...aztecChainMethods({ chain: queries.chain, info: node.info }),
-    ...aztecStateMethods({ state: queries.state }),
-    ...aztecLogMethods({ logs: queries.logs }),
-    ...aztecMessageMethods({ messages: queries.messages }),
-    ...aztecContractMethods({ contracts: queries.contracts }),
-    ...aztecTxMethods({ txs: node.txs, untilIncluded: node.untilIncluded?.bind(node) }),
-    ...aztecInfoMethods({ info: node.info, fees: node.txs, validators: queries.validators }),
-  );
+  return new MethodRegistry()
+    .add(
+      ...aztecChainMethods({ chain: queries.chain, info: node.info }),
+      ...aztecStateMethods({ state: queries.state }),
+      ...aztecLogMethods({ logs: queries.logs }),
+      ...aztecMessageMethods({ messages: queries.messages }),
+      ...aztecContractMethods({ contracts: queries.contracts }),
+      ...aztecTxMethods({ txs: node.txs, untilIncluded: node.untilIncluded?.bind(node) }),
+      ...aztecInfoMethods({ info: node.info, fees: node.txs, validators: queries.validators }),
+    )
+    .withExamples(AZTEC_EXAMPLES);
 }
 
 /** The path of this API on the public port. */

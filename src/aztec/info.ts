@@ -1,7 +1,9 @@
 // The reference API's methods about the node itself, its fees and its validators. Where the
 // reference's params and result are those of cairn's own declaration, the method is that
 // declaration served under the reference's name; the handlers call the same parts.
+
 import { z } from 'zod';
+import { BAD_SIGNATURE } from '../client/methods/errors.js';
 import { infoDeclarations } from '../client/methods/info.js';
 import { voidResult } from '../client/methods/schemas.js';
 import { txsDeclarations } from '../client/methods/txs.js';
@@ -69,10 +71,12 @@ export function aztecInfoMethods({ info, fees, validators }: AztecInfoApiPorts):
           schema: z
             .array(z.string().max(MAX_SIGNATURE_LENGTH))
             .max(MAX_SIGNATURES_PER_CALL, `at most ${MAX_SIGNATURES_PER_CALL} signatures per call`),
+          description: 'Signatures such as transfer((Field),u128)',
         },
       ],
       resultName: 'nothing',
       result: voidResult,
+      errors: [BAD_SIGNATURE],
       handler: async (signatures) => {
         await info.registerFunctionSignatures(signatures);
       },

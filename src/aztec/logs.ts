@@ -1,6 +1,8 @@
 // The reference API's log methods: tagged logs a page at a time (how a wallet discovers its
 // notes) and public and contract class logs by filter, answered by cairn's log queries.
+
 import { z } from 'zod';
+import { RESOLVE_ERRORS } from '../client/methods/errors.js';
 import { logsDeclarations } from '../client/methods/logs.js';
 import type { LogQueries } from '../queries/logs.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
@@ -40,6 +42,7 @@ export function aztecLogMethods({ logs: q }: AztecLogApiPorts): RpcMethod[] {
       params: [tags, page, referenceBlock],
       resultName: 'logs',
       result: pages,
+      errors: RESOLVE_ERRORS,
       handler: (t, p, ref) =>
         q.logsByTagsPage({
           tags: t,
@@ -55,6 +58,7 @@ export function aztecLogMethods({ logs: q }: AztecLogApiPorts): RpcMethod[] {
       params: [{ name: 'contractAddress', schema: aztecAddress }, tags, page, referenceBlock],
       resultName: 'logs',
       result: pages,
+      errors: RESOLVE_ERRORS,
       handler: (contractAddress, t, p, ref) =>
         q.logsByTagsPage({
           tags: t,

@@ -1,7 +1,9 @@
 // The reference API's cross-chain message methods, answered by cairn's message queries: the
 // L1-to-L2 message witness (its path as base64), where a message lands, and an epoch's
 // L2-to-L1 messages.
+
 import { z } from 'zod';
+import { REFERENCE_BLOCK_ERRORS } from '../client/methods/errors.js';
 import { messagesDeclarations } from '../client/methods/messages.js';
 import { uint } from '../core/codecs.js';
 import type { MessageQueries } from '../queries/messages.js';
@@ -29,6 +31,7 @@ export function aztecMessageMethods({ messages: q }: AztecMessageApiPorts): RpcM
       params: [{ name: 'referenceBlock', schema: blockParameter }, message],
       resultName: 'witness',
       result: l1ToL2MessageWitness.optional(),
+      errors: REFERENCE_BLOCK_ERRORS,
       handler: (ref, m) => {
         const w = q.l1ToL2MessageMembershipWitness(ref, m);
         return w && ([w.leafIndex, w.siblingPath] as [bigint, bigint[]]);

@@ -1,7 +1,9 @@
 // The reference API's state methods: leaf indexes, membership witnesses and storage reads at a
 // block, answered by the same state queries as cairn's own set, with the reference's witness
 // encodings (sibling paths and membership witnesses as base64 of their binary forms).
+
 import { z } from 'zod';
+import { REFERENCE_BLOCK_ERRORS } from '../client/methods/errors.js';
 import { bigintDec, frHex } from '../core/codecs.js';
 import { nullifierWitnessShape, publicDataWitnessShape, type StateQueries } from '../queries/state.js';
 import { defineMethod, type RpcMethod } from '../rpc/registry.js';
@@ -57,10 +59,15 @@ export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[]
       params: [
         ref,
         { name: 'treeId', schema: merkleTreeId },
-        { name: 'leafValues', schema: z.array(fr).max(MAX_RPC_LEN, `at most ${MAX_RPC_LEN} leaves`) },
+        {
+          name: 'leafValues',
+          schema: z.array(fr).max(MAX_RPC_LEN, `at most ${MAX_RPC_LEN} leaves`),
+          description: `The leaf values to find, at most ${MAX_RPC_LEN}`,
+        },
       ],
       resultName: 'indexes',
       result: z.array(inBlock(bigintDec).optional()),
+      errors: REFERENCE_BLOCK_ERRORS,
       handler: (r, tree, values) => q.findLeavesIndexes(r, tree, values),
     }),
     defineMethod({
@@ -70,6 +77,7 @@ export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[]
       params: [ref, { name: 'nullifier', schema: fr }],
       resultName: 'witness',
       result: nullifierWitness.optional(),
+      errors: REFERENCE_BLOCK_ERRORS,
       handler: (r, nullifier) => {
         const w = q.nullifierMembershipWitness(r, nullifier);
         return w && nullifierWitnessShape(w);
@@ -83,6 +91,7 @@ export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[]
       params: [ref, { name: 'nullifier', schema: fr }],
       resultName: 'witness',
       result: nullifierWitness.optional(),
+      errors: REFERENCE_BLOCK_ERRORS,
       // cairn's own set refuses a nullifier already in the tree (its low leaf proves nothing);
       // the reference answers that leaf, whose key equals the nullifier.
       handler: (r, nullifier) =>
@@ -97,6 +106,7 @@ export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[]
       params: [ref, { name: 'leafSlot', schema: fr }],
       resultName: 'witness',
       result: publicDataWitness.optional(),
+      errors: REFERENCE_BLOCK_ERRORS,
       handler: (r, slot) => publicDataWitnessShape(q.publicDataWitness(r, slot)),
     }),
     defineMethod({
@@ -106,6 +116,7 @@ export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[]
       params: [ref, { name: 'blockHash', schema: blockHash }],
       resultName: 'witness',
       result: membershipWitnessBase64(TREE_HEIGHTS[TreeId.ARCHIVE]).optional(),
+      errors: REFERENCE_BLOCK_ERRORS,
       handler: (r, hash) => q.blockHashMembershipWitness(r, hash),
     }),
     defineMethod({
@@ -115,6 +126,7 @@ export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[]
       params: [ref, { name: 'noteHash', schema: fr }],
       resultName: 'witness',
       result: membershipWitnessBase64(TREE_HEIGHTS[TreeId.NOTE_HASH]).optional(),
+      errors: REFERENCE_BLOCK_ERRORS,
       handler: (r, noteHash) => q.noteHashMembershipWitness(r, noteHash),
     }),
     defineMethod({
@@ -124,6 +136,7 @@ export function aztecStateMethods({ state: q }: AztecStateApiPorts): RpcMethod[]
       params: [ref, { name: 'contract', schema: aztecAddress }, { name: 'slot', schema: fr }],
       resultName: 'value',
       result: frHex,
+      errors: REFERENCE_BLOCK_ERRORS,
       handler: (r, contract, slot) => q.publicStorageAt(r, contract, slot),
     }),
   ];

@@ -2,8 +2,10 @@
 // tx-json.ts: the kernel output and proof as base64); it is the same tx, with the same hash, as the
 // seeds' API shows in its hex form, so a tx sent at either API is found at both. Receipts, effects,
 // the pool and admission are cairn's tx service's.
+
 import { z } from 'zod';
 import { globalVariables } from '../client/methods/chain-schemas.js';
+import { MEMPOOL_FULL, TX_KNOWN, TX_MINED, TX_REJECTED } from '../client/methods/errors.js';
 import { voidResult } from '../client/methods/schemas.js';
 import { txEffect } from '../core/block-codecs.js';
 import { frHex, txHash, uint } from '../core/codecs.js';
@@ -41,6 +43,8 @@ export interface AztecTxApiPorts {
 }
 
 const hash = { name: 'txHash', schema: txHash };
+
+const TX_PARAM = "The tx in the reference's JSON form: its kernel output and proof as base64";
 
 /** A tx with the hash it claims, as decoded from the reference's JSON form. */
 interface ClaimedTx {
@@ -162,9 +166,10 @@ export function aztecTxMethods({ txs, untilIncluded }: AztecTxApiPorts): RpcMeth
       namespace: 'node',
       name: 'sendTx',
       summary: 'Submits a tx to the mempool (refused with the reasons when it is not valid)',
-      params: [{ name: 'tx', schema: referenceTxParam }],
+      params: [{ name: 'tx', schema: referenceTxParam, description: TX_PARAM }],
       resultName: 'nothing',
       result: voidResult,
+      errors: [TX_REJECTED, TX_KNOWN, TX_MINED, MEMPOOL_FULL],
       handler: async ({ body, txHash: claimed }) => {
         const hash = await txs.sendTx(body, claimed);
         await untilIncluded?.(hash);
@@ -175,7 +180,7 @@ export function aztecTxMethods({ txs, untilIncluded }: AztecTxApiPorts): RpcMeth
       name: 'isValidTx',
       summary: 'Checks a tx as admission would, without adding it',
       params: [
-        { name: 'tx', schema: referenceTxParam },
+        { name: 'tx', schema: referenceTxParam, description: TX_PARAM },
         {
           name: 'options',
           schema: z
@@ -194,11 +199,17 @@ export function aztecTxMethods({ txs, untilIncluded }: AztecTxApiPorts): RpcMeth
       name: 'simulatePublicCalls',
       summary: "Runs the tx's public part on a fork of the latest state",
       params: [
-        { name: 'tx', schema: referenceTxParam },
-        { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
+        { name: 'tx', schema: referenceTxParam, description: TX_PARAM },
+        {
+          name: 'skipFeeEnforcement',
+          schema: z.boolean(),
+          optional: true,
+          description: 'Run without checking that the fee payer can pay (default false)',
+        },
       ],
       resultName: 'output',
       result: referenceSimulationOutput,
+      errors: [TX_REJECTED],
       handler: async ({ body }, skip) => {
         const out = await txs.simulatePublicCalls(body, skip ?? false, {}, 'structure');
         const { revertReason, revertData, ...rest } = out;
@@ -230,7 +241,13 @@ export function aztecTxMethods({ txs, untilIncluded }: AztecTxApiPorts): RpcMeth
       namespace: 'node',
       name: 'getTxsByHash',
       summary: 'The pending txs among these hashes',
-      params: [{ name: 'txHashes', schema: z.array(txHash).max(MAX_RPC_TXS_LEN) }],
+      params: [
+        {
+          name: 'txHashes',
+          schema: z.array(txHash).max(MAX_RPC_TXS_LEN),
+          description: `The tx hashes, at most ${MAX_RPC_TXS_LEN}`,
+        },
+      ],
       resultName: 'txs',
       result: z.array(referenceTxResult),
       handler: (hashes) => pending(hashes),
@@ -240,7 +257,12 @@ export function aztecTxMethods({ txs, untilIncluded }: AztecTxApiPorts): RpcMeth
       name: 'getPendingTxs',
       summary: 'Pending txs, best first, after a given one',
       params: [
-        { name: 'limit', schema: integer(1).pipe(z.number().max(MAX_RPC_TXS_LEN)), optional: true },
+        {
+          name: 'limit',
+          schema: integer(1).pipe(z.number().max(MAX_RPC_TXS_LEN)),
+          optional: true,
+          description: `How many txs at most, up to ${MAX_RPC_TXS_LEN}`,
+        },
         { name: 'after', schema: txHash, optional: true },
       ],
       resultName: 'txs',

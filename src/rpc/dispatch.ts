@@ -252,6 +252,7 @@ export class Dispatcher {
     this.discoverDocument ??= buildOpenRpcDocument(
       this.opts.registry.forPort(this.opts.port),
       this.opts.openRpcInfo,
+      { port: this.opts.port, conventions: this.conventions },
     );
     return this.discoverDocument;
   }

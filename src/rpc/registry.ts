@@ -28,6 +28,31 @@ type ParamValue<P> = P extends { schema: infer S extends z.ZodType; optional: tr
     : never;
 export type ParamValues<Ps extends readonly ParamSpec[]> = { -readonly [K in keyof Ps]: ParamValue<Ps[K]> };
 
+/**
+ * An error a method's handler can return, as an OpenRPC error object: cairn's code (docs/rpc.md)
+ * and the message, or its pattern (`…` where the node puts a value). The transport's own errors
+ * (invalid params, rate and size limits, the admin key, internal errors) are added per face by
+ * openrpc.ts, so a method declares only what its handler throws.
+ */
+export interface MethodError {
+  readonly code: number;
+  readonly message: string;
+}
+
+/** A value of an example: a param or the result, by name (OpenRPC's Example object). */
+export interface ExampleValue {
+  readonly name: string;
+  readonly value: unknown;
+}
+
+/** A recorded call of a method on a real chain: its params and its result (OpenRPC's Example Pairing). */
+export interface MethodExample {
+  readonly name: string;
+  readonly description?: string;
+  readonly params: readonly ExampleValue[];
+  readonly result: ExampleValue;
+}
+
 export interface MethodSpec<Ps extends readonly ParamSpec[], R extends z.ZodType> {
   readonly namespace: Namespace;
   /** The method name without its namespace prefix, e.g. `getNodeInfo`. */
@@ -39,6 +64,8 @@ export interface MethodSpec<Ps extends readonly ParamSpec[], R extends z.ZodType
   /** Name of the result in the OpenRPC document. */
   readonly resultName: string;
   readonly result: R;
+  /** The errors the handler can return (beyond the transport's, which every method shares). */
+  readonly errors?: readonly MethodError[];
   readonly handler: (...args: ParamValues<Ps>) => z.output<R> | Promise<z.output<R>>;
 }
 
@@ -52,11 +79,14 @@ export interface MethodDeclaration {
   readonly params: readonly ParamSpec[];
   readonly resultName: string;
   readonly result: z.ZodType;
+  readonly errors?: readonly MethodError[];
 }
 
 /** A declared method with its types erased, as the dispatcher sees it. */
 export interface RpcMethod extends MethodDeclaration {
   readonly fullName: string;
+  /** Calls of it recorded on a real chain (src/client/methods/examples.json), for rpc.discover. */
+  readonly examples?: readonly MethodExample[];
   readonly handler: (...args: unknown[]) => unknown;
   /** The namespaces one defineMethods call declared this method in, its own included (its twins). */
   readonly declaredIn?: readonly Namespace[];
@@ -262,6 +292,15 @@ export class MethodRegistry {
   all(): RpcMethod[] {
     return [...this.methods.values()];
   }
+
+  /** Gives each method its recorded examples (by full name); methods without any keep none. */
+  withExamples(examples: Readonly<Record<string, readonly MethodExample[]>>): this {
+    for (const [name, method] of this.methods) {
+      const recorded = examples[name];
+      if (recorded !== undefined) this.methods.set(name, { ...method, examples: recorded });
+    }
+    return this;
+  }
 }
 
 type Handler<Ps extends readonly ParamSpec[], R extends z.ZodType> = MethodSpec<Ps, R>['handler'];
@@ -287,6 +326,7 @@ export type TwinOverride<
   readonly resultName?: string;
   readonly params?: Po;
   readonly result?: Ro;
+  readonly errors?: readonly MethodError[];
 } & (Same<ParamValues<Po>, ParamValues<Ps>> extends true
   ? Same<z.output<Ro>, z.output<R>> extends true
     ? { readonly handler?: Handler<Po, Ro> }

@@ -4,6 +4,13 @@ import { z } from 'zod';
 import { SETTINGS as S } from '../../config/settings.js';
 import { uint } from '../../core/codecs.js';
 import { method, twins } from './declare.js';
+import {
+  CONFIG_ERRORS,
+  KEYSTORE_ERRORS,
+  NO_SEQUENCER,
+  ROLLBACK_ERRORS,
+  SNAPSHOT_UPLOAD_ERRORS,
+} from './errors.js';
 import { voidResult } from './schemas.js';
 
 // svcAdmin_getConfig's result and setConfig's param, as src/node/admin-config.ts declares them for
@@ -77,6 +84,7 @@ export const adminDeclarations = {
     params: [{ name: 'config', schema: adminConfigUpdate }],
     resultName: 'void',
     result: voidResult,
+    errors: CONFIG_ERRORS,
   }),
   pauseSync: twins(BOTH, {
     name: 'pauseSync',
@@ -99,6 +107,7 @@ export const adminDeclarations = {
     params: [],
     resultName: 'void',
     result: voidResult,
+    errors: [NO_SEQUENCER],
   }),
   svcAdmin_resumeSequencer: method({
     namespace: 'svcAdmin',
@@ -107,6 +116,7 @@ export const adminDeclarations = {
     params: [],
     resultName: 'void',
     result: voidResult,
+    errors: [NO_SEQUENCER],
   }),
   rollbackTo: twins(
     BOTH,
@@ -125,6 +135,7 @@ export const adminDeclarations = {
       ],
       resultName: 'void',
       result: voidResult,
+      errors: ROLLBACK_ERRORS,
     },
     {
       nodeAdmin: {
@@ -148,6 +159,7 @@ export const adminDeclarations = {
     ],
     resultName: 'void',
     result: voidResult,
+    errors: SNAPSHOT_UPLOAD_ERRORS,
   }),
   svcAdmin_reloadKeystore: method({
     namespace: 'svcAdmin',
@@ -157,5 +169,6 @@ export const adminDeclarations = {
     params: [],
     resultName: 'void',
     result: voidResult,
+    errors: KEYSTORE_ERRORS,
   }),
 } as const;

@@ -132,8 +132,12 @@ export const chainDeclarations = {
     name: 'getCheckpoints',
     summary: `Up to limit (≤ ${MAX_CHECKPOINTS}) checkpoints from a checkpoint number`,
     params: [
-      { name: 'from', schema: from },
-      { name: 'limit', schema: checkpointsLimit },
+      { name: 'from', schema: from, description: 'The first checkpoint number (from 1)' },
+      {
+        name: 'limit',
+        schema: checkpointsLimit,
+        description: `How many checkpoints, 1 to ${MAX_CHECKPOINTS}`,
+      },
       { name: 'options', schema: checkpointIncludeOptions, optional: true },
     ],
     resultName: 'checkpoints',
@@ -191,8 +195,8 @@ export const chainDeclarations = {
       name: 'getBlocks',
       summary: `Up to limit (≤ ${MAX_BLOCKS}) blocks from a block number; only those that exist`,
       params: [
-        { name: 'from', schema: from },
-        { name: 'limit', schema: blocksLimit },
+        { name: 'from', schema: from, description: 'The first block number (from 1)' },
+        { name: 'limit', schema: blocksLimit, description: `How many blocks, 1 to ${MAX_BLOCKS}` },
         { name: 'options', schema: blocksIncludeOptions, optional: true },
       ],
       resultName: 'blocks',
@@ -202,10 +206,15 @@ export const chainDeclarations = {
       node: {
         summary: `Up to limit (1 to ${MAX_BLOCKS}) blocks from a block number (at least 1)`,
         params: [
-          { name: 'from', schema: uint.min(1, 'from is at least 1') },
+          {
+            name: 'from',
+            schema: uint.min(1, 'from is at least 1'),
+            description: 'The first block number (from 1)',
+          },
           {
             name: 'limit',
             schema: z.number().int().min(1).max(MAX_BLOCKS, `limit is 1 to ${MAX_BLOCKS}`),
+            description: `How many blocks, 1 to ${MAX_BLOCKS}`,
           },
         ],
         result: z.array(l2Block),

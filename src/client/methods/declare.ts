@@ -4,7 +4,7 @@
 // method's params and result cannot differ between the node and its client.
 
 import type { z } from 'zod';
-import type { MethodDeclaration, Namespace, ParamSpec } from '../../rpc/registry.js';
+import type { MethodDeclaration, MethodError, Namespace, ParamSpec } from '../../rpc/registry.js';
 
 /** A twin's differences, as defineMethods' override takes them, without the handler. */
 export interface TwinDeclarationOverride {
@@ -14,6 +14,7 @@ export interface TwinDeclarationOverride {
   readonly resultName?: string;
   readonly params?: readonly ParamSpec[];
   readonly result?: z.ZodType;
+  readonly errors?: readonly MethodError[];
 }
 
 /** One method in several namespaces: defineMethods' arguments without the handlers. */

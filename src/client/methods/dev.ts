@@ -4,6 +4,15 @@
 import { z } from 'zod';
 import { bigintDec, frHex, l2Address, slotNumber, txHash, uint } from '../../core/codecs.js';
 import { method } from './declare.js';
+import {
+  BALANCE_ABOVE_U128,
+  DEV_WRITE_ERRORS,
+  DROP_TX_ERRORS,
+  L1_TX_REVERTED,
+  NO_L1_GENESIS,
+  SLOT_NOT_IN_FUTURE,
+  UNKNOWN_SNAPSHOT,
+} from './errors.js';
 import { voidResult } from './schemas.js';
 
 export const moved = z
@@ -42,6 +51,7 @@ export const devDeclarations = {
         name: 'blocks',
         schema: z.number().int().min(1).max(1000, 'at most 1000 blocks per call'),
         optional: true,
+        description: 'How many L1 blocks to mine, 1 to 1000 (default 1)',
       },
     ],
     resultName: 'moved',
@@ -54,6 +64,7 @@ export const devDeclarations = {
     params: [{ name: 'slot', schema: slotNumber }],
     resultName: 'moved',
     result: moved,
+    errors: [SLOT_NOT_IN_FUTURE],
   }),
   svcDev_advanceToNextEpoch: method({
     namespace: 'svcDev',
@@ -78,6 +89,7 @@ export const devDeclarations = {
     ],
     resultName: 'message',
     result: sentMessage,
+    errors: [L1_TX_REVERTED],
   }),
   svcDev_depositFeeJuice: method({
     namespace: 'svcDev',
@@ -91,6 +103,7 @@ export const devDeclarations = {
     ],
     resultName: 'message',
     result: sentMessage,
+    errors: [L1_TX_REVERTED],
   }),
   svcDev_snapshot: method({
     namespace: 'svcDev',
@@ -109,6 +122,7 @@ export const devDeclarations = {
     params: [{ name: 'id', schema: snapshotId }],
     resultName: 'reverted',
     result: z.literal(true).describe('true (an unknown id is an error and changes nothing)'),
+    errors: [UNKNOWN_SNAPSHOT],
   }),
   svcDev_reset: method({
     namespace: 'svcDev',
@@ -118,6 +132,7 @@ export const devDeclarations = {
     params: [],
     resultName: 'moved',
     result: moved,
+    errors: [NO_L1_GENESIS],
   }),
   svcDev_setStorageAt: method({
     namespace: 'svcDev',
@@ -131,6 +146,7 @@ export const devDeclarations = {
     ],
     resultName: 'written',
     result: written,
+    errors: DEV_WRITE_ERRORS,
   }),
   svcDev_setBalance: method({
     namespace: 'svcDev',
@@ -146,6 +162,7 @@ export const devDeclarations = {
     ],
     resultName: 'written',
     result: written,
+    errors: [BALANCE_ABOVE_U128, ...DEV_WRITE_ERRORS],
   }),
   svcDev_dropTx: method({
     namespace: 'svcDev',
@@ -155,6 +172,7 @@ export const devDeclarations = {
     params: [{ name: 'txHash', schema: txHash }],
     resultName: 'void',
     result: voidResult,
+    errors: DROP_TX_ERRORS,
   }),
   svcDev_getAccounts: method({
     namespace: 'svcDev',
@@ -178,7 +196,14 @@ export const devDeclarations = {
     name: 'setClock',
     summary:
       'realtime: L1 mines every l1BlockTime seconds and the node acts on its own; manual: only these methods move time; instant: a block as soon as a tx arrives (pending txs get one at once)',
-    params: [{ name: 'mode', schema: z.enum(['realtime', 'manual', 'instant']) }],
+    params: [
+      {
+        name: 'mode',
+        schema: z.enum(['realtime', 'manual', 'instant']),
+        description:
+          'realtime: blocks in wall-clock slots; manual: only the dev methods move L1; instant: a block as soon as a tx arrives',
+      },
+    ],
     resultName: 'void',
     result: voidResult,
   }),

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { uint } from '../../core/codecs.js';
 import { method, twins } from './declare.js';
+import { BAD_SIGNATURE } from './errors.js';
 import { allowedElements, l1ContractAddresses, nodeInfo, protocolContractAddresses } from './info-schemas.js';
 import { voidResult } from './schemas.js';
 
@@ -99,5 +100,6 @@ export const infoDeclarations = {
     ],
     resultName: 'void',
     result: voidResult,
+    errors: [BAD_SIGNATURE],
   }),
 } as const;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { contractClassLog, privateLog, publicLog } from '../../core/block-codecs.js';
 import { bigintDec, blockHash, frHex, l2Address, txHash, uint } from '../../core/codecs.js';
 import { method } from './declare.js';
+import { FROM_AFTER_TO, RESOLVE_ERRORS, TX_HASH_WITH_RANGE } from './errors.js';
 import { blockParameter } from './params.js';
 
 // Restated from the layers the client may not import; src/api/logs.ts checks at compile time that
@@ -177,6 +178,7 @@ export const logsDeclarations = {
     params: [{ name: 'query', schema: privateLogsQuery }],
     resultName: 'logs',
     result: logResults,
+    errors: [TX_HASH_WITH_RANGE, ...RESOLVE_ERRORS],
   }),
   svc_getPublicLogsByTags: method({
     namespace: 'svc',
@@ -185,6 +187,7 @@ export const logsDeclarations = {
     params: [{ name: 'query', schema: publicLogsQuery }],
     resultName: 'logs',
     result: logResults,
+    errors: [TX_HASH_WITH_RANGE, ...RESOLVE_ERRORS],
   }),
   node_getLogsByTags: method({
     namespace: 'node',
@@ -194,6 +197,7 @@ export const logsDeclarations = {
       {
         name: 'tags',
         schema: z.array(frHex).max(MAX_LEGACY_TAGS, `at most ${MAX_LEGACY_TAGS} tags per call`),
+        description: `The tags (a log's first field), at most ${MAX_LEGACY_TAGS}`,
       },
       {
         name: 'logsPerTag',
@@ -214,12 +218,17 @@ export const logsDeclarations = {
     name: 'getPrivateLogs',
     summary: `The private logs of up to ${MAX_PRIVATE_LOG_BLOCKS} blocks from a block number, in chain order`,
     params: [
-      { name: 'from', schema: u32.min(1, 'from is at least 1 (the first block)') },
+      {
+        name: 'from',
+        schema: u32.min(1, 'from is at least 1 (the first block)'),
+        description: 'The first block number (from 1)',
+      },
       {
         name: 'limit',
         schema: uint
           .min(1, 'limit is at least 1')
           .max(MAX_PRIVATE_LOG_BLOCKS, `limit is at most ${MAX_PRIVATE_LOG_BLOCKS} blocks`),
+        description: `How many blocks, 1 to ${MAX_PRIVATE_LOG_BLOCKS}`,
       },
     ],
     resultName: 'logs',
@@ -232,6 +241,7 @@ export const logsDeclarations = {
     params: [{ name: 'filter', schema: logFilter }],
     resultName: 'response',
     result: filteredLogs(publicLog, 'GetPublicLogsResponse'),
+    errors: [FROM_AFTER_TO],
   }),
   node_getContractClassLogs: method({
     namespace: 'node',
@@ -240,5 +250,6 @@ export const logsDeclarations = {
     params: [{ name: 'filter', schema: logFilter }],
     resultName: 'response',
     result: filteredLogs(contractClassLog, 'GetContractClassLogsResponse'),
+    errors: [FROM_AFTER_TO],
   }),
 } as const;

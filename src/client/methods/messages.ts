@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { bigintDec, frHex, txHash, uint } from '../../core/codecs.js';
 import { method, twins } from './declare.js';
+import { BLOCK_NUMBER_ERRORS, L2_TO_L1_MESSAGE_ERRORS, REFERENCE_BLOCK_ERRORS } from './errors.js';
 import { referenceBlock } from './params.js';
 import { blockNumberOrLatest, siblingPath } from './state.js';
 
@@ -52,10 +53,12 @@ export const messagesDeclarations = {
       params: [{ name: 'referenceBlock', schema: referenceBlock }, l1ToL2Message],
       resultName: 'witness',
       result: leafWitness.nullable(),
+      errors: REFERENCE_BLOCK_ERRORS,
     },
     {
       node: {
         summary: 'The leaf index and sibling path of an L1-to-L2 message in the tree at a block, or null',
+        errors: BLOCK_NUMBER_ERRORS,
         params: [{ name: 'blockNumber', schema: blockNumberOrLatest }, l1ToL2Message],
       },
     },
@@ -99,6 +102,7 @@ export const messagesDeclarations = {
     ],
     resultName: 'witness',
     result: l2ToL1Witness.nullable(),
+    errors: L2_TO_L1_MESSAGE_ERRORS,
   }),
   getL2ToL1Messages: twins(
     ['svc', 'node'],
@@ -107,7 +111,7 @@ export const messagesDeclarations = {
       summary:
         'The L2-to-L1 messages of an epoch, per checkpoint, block and tx ([] for an epoch without checkpoints; deprecated: use svc_getL2ToL1MembershipWitness)',
       deprecated: true,
-      params: [{ name: 'epoch', schema: uint }],
+      params: [{ name: 'epoch', schema: uint, description: 'The epoch number' }],
       resultName: 'messages',
       result: z.array(z.array(z.array(z.array(frHex)))),
     },

@@ -5,6 +5,12 @@ import { z } from 'zod';
 import { bigintDec, blockHash, frHex, l2Address, uint } from '../../core/codecs.js';
 import { TreeId } from '../../world-state/types.js';
 import { method, twins } from './declare.js';
+import {
+  BLOCK_NUMBER_ERRORS,
+  LEAF_INDEX_BEYOND_TREE,
+  NULLIFIER_PRESENT,
+  REFERENCE_BLOCK_ERRORS,
+} from './errors.js';
 import type { BlockRef } from './params.js';
 import { referenceBlock } from './params.js';
 
@@ -94,6 +100,7 @@ const siblingPathMethod = <const N extends string>(name: N) =>
     ],
     resultName: 'siblingPath',
     result: siblingPath,
+    errors: [...BLOCK_NUMBER_ERRORS, LEAF_INDEX_BEYOND_TREE],
   });
 
 export const stateDeclarations = {
@@ -105,9 +112,11 @@ export const stateDeclarations = {
       params: [svcRef, { name: 'treeId', schema: treeId }, { name: 'leafValues', schema: leafValues }],
       resultName: 'leaves',
       result: z.array(leafInBlock.nullable()),
+      errors: REFERENCE_BLOCK_ERRORS,
     },
     {
       node: {
+        errors: BLOCK_NUMBER_ERRORS,
         params: [nodeRef, { name: 'treeId', schema: treeId }, { name: 'leafValues', schema: leafValues }],
       },
     },
@@ -120,8 +129,14 @@ export const stateDeclarations = {
       params: [svcRef, nullifierParam],
       resultName: 'witness',
       result: nullifierMembershipWitness.optional(),
+      errors: REFERENCE_BLOCK_ERRORS,
     },
-    { node: { params: [nodeRef, nullifierParam] } },
+    {
+      node: {
+        errors: BLOCK_NUMBER_ERRORS,
+        params: [nodeRef, nullifierParam],
+      },
+    },
   ),
   getLowNullifierMembershipWitness: twins(
     ['svc', 'node'],
@@ -131,8 +146,14 @@ export const stateDeclarations = {
       params: [svcRef, nullifierParam],
       resultName: 'witness',
       result: nullifierMembershipWitness.optional(),
+      errors: [...REFERENCE_BLOCK_ERRORS, NULLIFIER_PRESENT],
     },
-    { node: { params: [nodeRef, nullifierParam] } },
+    {
+      node: {
+        errors: [...BLOCK_NUMBER_ERRORS, NULLIFIER_PRESENT],
+        params: [nodeRef, nullifierParam],
+      },
+    },
   ),
   getPublicDataWitness: twins(
     ['svc', 'node'],
@@ -142,8 +163,14 @@ export const stateDeclarations = {
       params: [svcRef, { name: 'leafSlot', schema: frHex }],
       resultName: 'witness',
       result: publicDataWitness.optional(),
+      errors: REFERENCE_BLOCK_ERRORS,
     },
-    { node: { params: [nodeRef, { name: 'leafSlot', schema: frHex }] } },
+    {
+      node: {
+        errors: BLOCK_NUMBER_ERRORS,
+        params: [nodeRef, { name: 'leafSlot', schema: frHex }],
+      },
+    },
   ),
   getNoteHashMembershipWitness: twins(
     ['svc', 'node'],
@@ -153,8 +180,14 @@ export const stateDeclarations = {
       params: [svcRef, { name: 'noteHash', schema: frHex }],
       resultName: 'witness',
       result: membershipWitness.optional(),
+      errors: REFERENCE_BLOCK_ERRORS,
     },
-    { node: { params: [nodeRef, { name: 'noteHash', schema: frHex }] } },
+    {
+      node: {
+        errors: BLOCK_NUMBER_ERRORS,
+        params: [nodeRef, { name: 'noteHash', schema: frHex }],
+      },
+    },
   ),
   getPublicStorageAt: twins(
     ['svc', 'node'],
@@ -164,8 +197,14 @@ export const stateDeclarations = {
       params: [svcRef, { name: 'contract', schema: l2Address }, { name: 'slot', schema: frHex }],
       resultName: 'value',
       result: frHex,
+      errors: REFERENCE_BLOCK_ERRORS,
     },
-    { node: { params: [nodeRef, { name: 'contract', schema: l2Address }, { name: 'slot', schema: frHex }] } },
+    {
+      node: {
+        errors: BLOCK_NUMBER_ERRORS,
+        params: [nodeRef, { name: 'contract', schema: l2Address }, { name: 'slot', schema: frHex }],
+      },
+    },
   ),
   svc_getBlockHashMembershipWitness: method({
     namespace: 'svc',
@@ -178,6 +217,7 @@ export const stateDeclarations = {
     ],
     resultName: 'witness',
     result: membershipWitness.optional(),
+    errors: REFERENCE_BLOCK_ERRORS,
   }),
   node_getArchiveMembershipWitness: method({
     namespace: 'node',
@@ -189,6 +229,7 @@ export const stateDeclarations = {
     ],
     resultName: 'witness',
     result: membershipWitness.optional(),
+    errors: BLOCK_NUMBER_ERRORS,
   }),
   node_getNullifierSiblingPath: siblingPathMethod('getNullifierSiblingPath'),
   node_getNoteHashSiblingPath: siblingPathMethod('getNoteHashSiblingPath'),

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { txHash } from '../../core/codecs.js';
 import { method, twins } from './declare.js';
+import { MEMPOOL_FULL, TX_KNOWN, TX_MINED, TX_REJECTED } from './errors.js';
 import { voidResult } from './schemas.js';
 import {
   gasFees,
@@ -34,6 +35,7 @@ export const txsDeclarations = {
     params: [{ name: 'tx', schema: tx }],
     resultName: 'result',
     result: voidResult,
+    errors: [TX_REJECTED, TX_KNOWN, TX_MINED, MEMPOOL_FULL],
   }),
   isValidTx: twins(['svc', 'node'], {
     name: 'isValidTx',
@@ -106,6 +108,7 @@ export const txsDeclarations = {
       {
         name: 'txHashes',
         schema: z.array(txHash).max(MAX_RPC_TXS, `at most ${MAX_RPC_TXS} tx hashes per call`),
+        description: `The tx hashes, at most ${MAX_RPC_TXS}`,
       },
       { name: 'options', schema: getTxByHashOptions, optional: true },
     ],
@@ -118,7 +121,12 @@ export const txsDeclarations = {
       name: 'getPendingTxs',
       summary: `Pending txs in priority order, up to limit (default and max ${MAX_RPC_TXS}), after a given tx`,
       params: [
-        { name: 'limit', schema: pendingLimit, optional: true },
+        {
+          name: 'limit',
+          schema: pendingLimit,
+          optional: true,
+          description: `How many txs at most, 1 to ${MAX_RPC_TXS} (default ${MAX_RPC_TXS})`,
+        },
         { name: 'after', schema: txHash, optional: true },
         { name: 'options', schema: getTxByHashOptions, optional: true },
       ],
@@ -129,7 +137,12 @@ export const txsDeclarations = {
       node: {
         summary: `Pending txs in priority order, limit 1 to ${MAX_RPC_TXS} (default ${MAX_RPC_TXS}), after a given tx`,
         params: [
-          { name: 'limit', schema: pendingLimit, optional: true },
+          {
+            name: 'limit',
+            schema: pendingLimit,
+            optional: true,
+            description: `How many txs at most, 1 to ${MAX_RPC_TXS} (default ${MAX_RPC_TXS})`,
+          },
           { name: 'after', schema: txHash, optional: true },
         ],
       },
@@ -142,18 +155,29 @@ export const txsDeclarations = {
       summary: 'Runs the tx on a fork of the latest state; overrides apply to the fork only',
       params: [
         { name: 'tx', schema: tx },
-        { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
+        {
+          name: 'skipFeeEnforcement',
+          schema: z.boolean(),
+          optional: true,
+          description: 'Run without checking that the fee payer can pay (default false)',
+        },
         { name: 'overrides', schema: simulationOverrides, optional: true },
       ],
       resultName: 'output',
       result: svcPublicSimulationOutput,
+      errors: [TX_REJECTED],
     },
     {
       node: {
         summary: 'Runs the public part of the tx on a fork of the latest state',
         params: [
           { name: 'tx', schema: tx },
-          { name: 'skipFeeEnforcement', schema: z.boolean(), optional: true },
+          {
+            name: 'skipFeeEnforcement',
+            schema: z.boolean(),
+            optional: true,
+            description: 'Run without checking that the fee payer can pay (default false)',
+          },
         ],
         result: publicSimulationOutput,
       },

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { checkpointHeader } from '../../core/block-codecs.js';
 import { bigintDec, ethAddress, frHex, slotNumber, txHash, uint } from '../../core/codecs.js';
 import { method, twins } from './declare.js';
+import { NO_SLASHER, P2P_OFF } from './errors.js';
 
 // Restated from src/validators/stats.ts, a layer the client may not import; src/api/validators.ts
 // checks at compile time that they are the same.
@@ -158,9 +159,17 @@ export const validatorsDeclarations = {
     namespace: 'svc',
     name: 'getPeers',
     summary: 'Connected peers; with includePending also peers being dialled and known ones not connected',
-    params: [{ name: 'includePending', schema: z.boolean(), optional: true }],
+    params: [
+      {
+        name: 'includePending',
+        schema: z.boolean(),
+        optional: true,
+        description: 'Include the peers being dialled, not yet connected (default false)',
+      },
+    ],
     resultName: 'peers',
     result: z.array(peerInfo),
+    errors: [P2P_OFF],
   }),
   svc_getCheckpointAttestationsForSlot: method({
     namespace: 'svc',
@@ -180,6 +189,7 @@ export const validatorsDeclarations = {
     ],
     resultName: 'attestations',
     result: z.array(checkpointAttestation),
+    errors: [P2P_OFF],
   }),
   svc_getProposalsForSlot: method({
     namespace: 'svc',
@@ -188,6 +198,7 @@ export const validatorsDeclarations = {
     params: [{ name: 'slot', schema: slotNumber }],
     resultName: 'ProposalsForSlot',
     result: proposalsForSlot,
+    errors: [P2P_OFF],
   }),
   getSlashOffenses: twins(['svcAdmin', 'nodeAdmin'], {
     name: 'getSlashOffenses',
@@ -204,5 +215,6 @@ export const validatorsDeclarations = {
     params: [],
     resultName: 'SlashPayloadRound[]',
     result: z.array(slashPayloadRound),
+    errors: [NO_SLASHER],
   }),
 } as const;

@@ -135,7 +135,7 @@ function shorten(v: unknown, depth = 0): unknown {
   }
   if (v !== null && typeof v === 'object') {
     const entries = Object.entries(v);
-    if (depth >= 4) return `{…${entries.length} members}`;
+    if (depth >= 6) return `{…${entries.length} members}`;
     return Object.fromEntries(entries.map(([k, x]) => [k, shorten(x, depth + 1)]));
   }
   return v;

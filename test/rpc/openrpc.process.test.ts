@@ -30,6 +30,45 @@ describe('rpc.discover', () => {
     });
   }
 
+  for (const [face, path] of [
+    ['public', ''],
+    ['admin', ''],
+    ['aztec', '/aztec'],
+  ] as const) {
+    test(`at ${face}, every method carries its errors and a recorded example, and the document stays valid`, async () => {
+      const base = face === 'admin' ? running.adminUrl : running.publicUrl;
+      const doc = (await result(`${base.replace(/\/$/, '')}${path}`, 'rpc.discover')) as {
+        methods: {
+          name: string;
+          params: { name: string; description?: string }[];
+          errors?: { code: number; message: string }[];
+          examples?: { params: { name: string; value: unknown }[]; result: { name: string } }[];
+        }[];
+      };
+      const validation = await validateOpenRPCDocument(doc as never);
+      assert.equal(validation, true, JSON.stringify(validation));
+      assert.ok(doc.methods.length >= (face === 'aztec' ? 55 : 10));
+      for (const m of doc.methods) {
+        assert.ok((m.errors?.length ?? 0) > 0, `${m.name} lists errors`);
+        assert.ok((m.examples?.length ?? 0) > 0, `${m.name} has an example`);
+        for (const p of m.params) assert.ok(p.description, `${m.name}(${p.name}) is described`);
+      }
+      if (face === 'aztec') {
+        // The reference's transport: a handler's error is -32702, refused params -32701.
+        const send = doc.methods.find((m) => m.name === 'node_sendTx')!;
+        assert.ok(send.errors!.some((e) => e.code === -32702 && e.message === 'Invalid tx: …'));
+        assert.ok(send.errors!.some((e) => e.code === -32701));
+      } else if (face === 'public') {
+        const send = doc.methods.find((m) => m.name === 'svc_sendTx')!;
+        assert.ok(send.errors!.some((e) => e.code === -32003 && e.message === 'Invalid tx: …'));
+        assert.ok(send.errors!.some((e) => e.code === -32602));
+      } else {
+        const rollback = doc.methods.find((m) => m.name === 'svcAdmin_rollbackTo')!;
+        assert.ok(rollback.errors!.some((e) => e.message === 'Unauthorized: invalid or missing API key'));
+      }
+    });
+  }
+
   test('a result that may be absent admits null in the document', async () => {
     const doc = (await result(running.publicUrl, 'rpc.discover')) as {
       methods: { name: string; result: { schema: { anyOf?: unknown[] } } }[];

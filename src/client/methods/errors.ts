@@ -16,9 +16,9 @@ const invalid = (message: string): MethodError => ({ code: RpcCode.InvalidParams
 /** A block a reference names that the chain does not have, or whose state is gone. */
 export const REFERENCE_BLOCK_ERRORS: readonly MethodError[] = [
   refused('block … is not synced yet: the latest block is …'),
-  refused('block hash … not found'),
+  refused('… not found'),
   refused(
-    'block … (anchored at …) is not in the chain: if the node was queried with an anchor block hash, a reorg may have happened',
+    '… is not in the chain: if the node was queried with an anchor block hash, a reorg may have happened',
   ),
   refused('block … is not in the world state yet: the latest block is …'),
   refused('block … is no longer available: world-state history starts at block …'),
@@ -49,10 +49,10 @@ export const FROM_AFTER_TO = invalid('fromBlock (…) must not be after toBlock 
 // ---- messages (src/queries/messages.ts) ------------------------------------------------------
 
 export const L2_TO_L1_MESSAGE_ERRORS: readonly MethodError[] = [
-  invalid('Message at index … in tx does not match the expected message …'),
-  invalid('L2-to-L1 message … does not exist in the tx'),
+  invalid('Message at index … in tx does not match the expected message 0x…'),
+  invalid('L2-to-L1 message 0x… does not exist in the tx'),
   invalid(
-    'Multiple messages with the same value … found in tx (indices: …); provide messageIndexInTx to disambiguate',
+    'Multiple messages with the same value 0x… found in tx (indices: …); provide messageIndexInTx to disambiguate',
   ),
 ];
 
@@ -60,7 +60,7 @@ export const L2_TO_L1_MESSAGE_ERRORS: readonly MethodError[] = [
 
 export const TX_REJECTED: MethodError = {
   code: RpcCode.TxRejected,
-  message: 'Invalid tx: … (error.data.reasons lists every failed check)',
+  message: 'Invalid tx: …',
 };
 export const TX_KNOWN = refused('tx … is already known');
 export const TX_MINED = refused('tx … is already known: it is in block …');
@@ -125,12 +125,12 @@ export const BALANCE_ABOVE_U128 = invalid('a Fee Juice balance is a u128: … is
 export const L1_TX_REVERTED = refused('the L1 transaction … reverted');
 export const SLOT_NOT_IN_FUTURE = invalid('slot … is not in the future: the L1 is in slot …');
 export const UNKNOWN_SNAPSHOT = refused(
-  'no dev snapshot …: never taken, or consumed by a revert to it or to an earlier one, or by a reset (snapshots do not survive a restart)',
+  'no dev snapshot 0x…: never taken, or consumed by a revert to it or to an earlier one, or by a reset (snapshots do not survive a restart)',
 );
 export const NO_L1_GENESIS = refused(
-  'cannot reset: this data directory has no saved genesis of its embedded L1 (…); start the node on a new data directory, e.g. --ephemeral, to begin at genesis',
+  'cannot reset: this data directory has no saved genesis of its embedded L1 (it was made by a cairn older than svcDev_reset after a restart); start the node on a new data directory, e.g. --ephemeral, to begin at genesis',
 );
 export const DROP_TX_ERRORS: readonly MethodError[] = [
-  refused('tx … is mined in block …: only a pending tx can be dropped'),
+  refused('tx … is mined…: only a pending tx can be dropped'),
   refused('tx … is not in the mempool'),
 ];

@@ -204,7 +204,8 @@ export function aztecTxMethods({ txs, untilIncluded }: AztecTxApiPorts): RpcMeth
           name: 'skipFeeEnforcement',
           schema: z.boolean(),
           optional: true,
-          description: 'Run without checking that the fee payer can pay (default false)',
+          description:
+            "Simulate at zero gas fees, without checking the max fees per gas or the fee payer's balance (default false)",
         },
       ],
       resultName: 'output',

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { bytesHex, frHex, l2Address, uint } from '../../core/codecs.js';
 import type { Point } from '../../core/grumpkin.js';
 import { twins } from './declare.js';
+import { RESOLVE_ERRORS } from './errors.js';
 import { referenceBlock } from './params.js';
 
 /** A curve point as the reference writes it: 0x + x ‖ y, 32 bytes each. */
@@ -75,9 +76,12 @@ export const contractsDeclarations = {
       params: [address, { name: 'referenceBlock', schema: referenceBlock, optional: true }],
       resultName: 'contract',
       result: contractInstance.nullable(),
+      errors: RESOLVE_ERRORS,
     },
     {
       node: {
+        // The latest block, which the chain always has.
+        errors: [],
         summary:
           'A contract instance published through the instance registry, as of the latest block, or null',
         params: [address],

@@ -1,7 +1,10 @@
 // The errors the methods' handlers can return, as OpenRPC error objects: cairn's code
 // (docs/rpc.md, "Errors") and the message the node sends, `…` where it puts a value. Each is the
 // message of a NodeError thrown on the way from a handler (the file that throws it is named), so
-// a method's declaration lists what its handler and the components it calls refuse. The
+// a method's declaration lists what its handler and the components it calls refuse.
+// test/client/methods/examples.test.ts holds them to the source both ways: each message here is
+// one the source throws, and each message the source throws is declared by some method (or named
+// there as one no method reaches). The
 // transport's errors every method shares — params that fail their schema, rate and size limits,
 // the admin port's API key, internal errors — are added by src/rpc/openrpc.ts, not here.
 import { RpcCode } from '../../rpc/errors.js';
@@ -96,10 +99,17 @@ export const ROLLBACK_ERRORS: readonly MethodError[] = [
     'Cannot roll back to block …: it is before the finalized block … (force clears and rebuilds the world state)',
   ),
   refused('Cannot start a rollback: a rollback is in progress'),
+  // The world state's own check (src/world-state/world-state.ts), past the archiver's.
+  refused(
+    'cannot roll back to block …: world-state history starts at block … (a forced rollback rebuilds it)',
+  ),
 ];
 export const KEYSTORE_ERRORS: readonly MethodError[] = [
   unavailable('Cannot reload the keystore: no sequencer is running'),
   refused('keystore reload rejected: …'),
+  refused(
+    'keystore reload rejected: validator … uses publisher …, which was not configured at startup; publishers cannot be hot-reloaded (restart the node to add one)',
+  ),
 ];
 export const SNAPSHOT_UPLOAD_ERRORS: readonly MethodError[] = [
   invalid("invalid snapshot location '…': …"),

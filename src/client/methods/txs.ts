@@ -159,7 +159,8 @@ export const txsDeclarations = {
           name: 'skipFeeEnforcement',
           schema: z.boolean(),
           optional: true,
-          description: 'Run without checking that the fee payer can pay (default false)',
+          description:
+            "Simulate at zero gas fees, without checking the max fees per gas or the fee payer's balance (default false)",
         },
         { name: 'overrides', schema: simulationOverrides, optional: true },
       ],
@@ -176,7 +177,8 @@ export const txsDeclarations = {
             name: 'skipFeeEnforcement',
             schema: z.boolean(),
             optional: true,
-            description: 'Run without checking that the fee payer can pay (default false)',
+            description:
+              "Simulate at zero gas fees, without checking the max fees per gas or the fee payer's balance (default false)",
           },
         ],
         result: publicSimulationOutput,

@@ -230,3 +230,42 @@ test('each declared error is a message the node throws (`…` where it puts a va
     .map(([message, m]) => `${m}: ${message}`);
   assert.deepEqual(unknown, [], 'declared errors no source throws');
 });
+
+/**
+ * Messages the source throws that no method declares, because no call reaches them: a check of a
+ * lower layer that the caller has made before, with its own message.
+ */
+const UNREACHED: Record<string, string> = {
+  'invalid block number …':
+    'world-state.ts assertReadable: every reader resolves its reference block to a synced number first',
+  'leaf index … is beyond the tree: tree … has room for 2^… leaves':
+    'view.ts: src/queries/state.ts refuses an index beyond the tree before it asks the view',
+  'cannot roll back to block …: the latest block is …':
+    'world-state.ts: src/node/admin.ts refuses a target past the latest block first',
+};
+
+test('each message the source throws as a node error is declared by a method, or named as unreached', () => {
+  const thrown = new Map<string, string>();
+  for (const path of sources(SRC)) {
+    if (path.endsWith(join('core', 'errors.ts'))) continue;
+    const text = asMessages(readFileSync(path, 'utf8'));
+    for (const m of text.matchAll(
+      /\b(?:refused|unavailable|invalidParams|limitHit)\(\s*(['`"])((?:(?!\1).)*)\1/g,
+    ))
+      thrown.set(m[2]!, path.slice(SRC.length + 1));
+  }
+  assert.ok(thrown.size > 30, 'the scan finds the thrown messages');
+  const declared = new Set<string>();
+  for (const registry of [cairn, aztec])
+    for (const m of registry.all()) for (const e of m.errors ?? []) declared.add(e.message);
+  const undeclared = [...thrown]
+    .filter(([message]) => !declared.has(message) && UNREACHED[message] === undefined)
+    .map(([message, path]) => `${path}: ${message}`);
+  assert.deepEqual(
+    undeclared,
+    [],
+    'thrown messages no method declares (declare them in src/client/methods/errors.ts)',
+  );
+  const stale = Object.keys(UNREACHED).filter((message) => !thrown.has(message));
+  assert.deepEqual(stale, [], 'unreached messages the source no longer throws');
+});

@@ -310,7 +310,7 @@ const ADMIN: [string, Params][] = [
   ['svcDev_getAccounts', () => []],
   // Dev: a snapshot first, the writes and the clock, then back to the snapshot.
   ['svcDev_snapshot', () => []],
-  ['svcDev_setStorageAt', (c) => [hex(c.chain.token.address), hex(c.v.childSlot), hex(42n)]],
+  ['svcDev_setStorageAt', (c) => [hex(c.chain.token.address), hex(c.v.bobBalanceSlot), hex(42n)]],
   ['svcDev_setBalance', (c) => [hex(c.chain.accounts.bob), '1000000000000000000000']],
   ['svcDev_depositFeeJuice', (c) => [hex(c.chain.accounts.bob), '1000000000000000000', hex(randomFr())]],
   ['svcDev_sendL1ToL2Message', (c) => [hex(c.chain.child.address), hex(7n), hex(randomFr())]],
@@ -338,24 +338,40 @@ const ADMIN: [string, Params][] = [
   ['svcAdmin_resumeSequencer', () => []],
   ['svcAdmin_reloadKeystore', () => []],
   ['svcAdmin_startSnapshotUpload', (c) => [`file://${c.v.snapshotDir}`]],
-  ['nodeAdmin_startSnapshotUpload', (c) => [`file://${c.v.snapshotDir}`]],
-  ['svcAdmin_rollbackTo', (c) => [c.v.latest]],
+  [
+    'nodeAdmin_startSnapshotUpload',
+    async (c) => {
+      await uploadIdle(c);
+      return [`file://${c.v.snapshotDir}`];
+    },
+  ],
+  [
+    'svcAdmin_rollbackTo',
+    async (c) => {
+      await uploadIdle(c);
+      return [c.v.latest];
+    },
+  ],
   ['nodeAdmin_rollbackTo', (c) => [c.v.latest]],
   ['svcDev_reset', () => []],
 ];
 
 /** What a call's result teaches the later calls. */
 function learn(face: Face, method: string, result: Json, c: Ctx): void {
-  if (face === 'admin' && method === 'svcDev_snapshot') c.v.snapshotId = result.id ?? result;
-  if (face === 'admin' && method === 'svcAdmin_getConfig')
-    c.v.pollingInterval = result.archiverPollingIntervalMS;
-  if (
-    (method === 'svcAdmin_startSnapshotUpload' || method === 'nodeAdmin_startSnapshotUpload') &&
-    face === 'admin'
-  )
-    waitingForUpload = true;
+  if (face !== 'admin') return;
+  if (method === 'svcDev_snapshot') c.v.snapshotId = result;
+  if (method === 'svcAdmin_getConfig') c.v.pollingInterval = result.archiverPollingIntervalMS;
 }
-let waitingForUpload = false;
+
+/** Waits until no snapshot upload runs (GET /status says idle): one runs at a time. */
+async function uploadIdle(c: Ctx): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const status = (await (await fetch(new URL('/status', c.node.adminUrl))).json()) as Json;
+    if (status.snapshotUpload?.state === 'idle') return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the snapshot upload did not finish within a minute');
+}
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -375,15 +391,12 @@ async function main(): Promise<void> {
     c.v.blockHashA = blockA.hash;
     c.v.archiveA = blockA.archive.root;
     c.v.slotA = Number(blockA.header.globalVariables.slotNumber);
-    const effect = async (hash: string) => {
-      const e = await pub('svc_getTxEffect', [hash]);
-      return e.data ?? e.txEffect ?? e;
-    };
+    const effect = async (hash: string) => (await pub('svc_getTxEffect', [hash])).data;
     c.v.leafSlot = (await effect(chain.token.mintTx)).publicDataWrites[0].leafSlot;
     c.v.publicTag = (await effect(chain.child.callTx)).publicLogs[0].fields[0];
-    c.v.childSlot = storageSlot(chain.token.artifact, 'public_balances', [chain.accounts.bob]);
+    c.v.bobBalanceSlot = storageSlot(chain.token.artifact, 'public_balances', [chain.accounts.bob]);
     const contract = await pub('svc_getContract', [hex(chain.child.address)]);
-    c.v.childClassId = contract.currentContractClassId ?? contract.contractClassId;
+    c.v.childClassId = contract.currentContractClassId;
     const [noteIndex] = await pub('svc_findLeavesIndexes', [
       chain.txs.a.block,
       1,
@@ -478,7 +491,6 @@ async function main(): Promise<void> {
     for (const [method, params] of ADMIN) {
       if (method === 'svcDev_advanceToSlot')
         c.v.nextSlot = ((await pub('svc_getSyncedL2SlotNumber')) ?? 0) + 2;
-      if (waitingForUpload) await waitForUpload(urls.admin);
       await record('admin', method, params);
     }
     if (failures.length > 0) throw new Error(`calls that failed:\n  ${failures.join('\n  ')}`);
@@ -497,16 +509,6 @@ const paramNames: Record<Face, Record<string, { params: string[]; result: string
   admin: {},
   aztec: {},
 };
-
-/** Waits for a snapshot upload to finish (GET /status says idle) before the next admin call. */
-async function waitForUpload(adminUrl: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const status = (await (await fetch(new URL('/status', adminUrl))).json()) as Json;
-    if (status.snapshotUpload?.state === 'idle') break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  waitingForUpload = false;
-}
 
 /** Values this long (as JSON) that occur more than once are written once, as a constant. */
 const SHARED_MIN_CHARS = 2000;

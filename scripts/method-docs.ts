@@ -15,6 +15,9 @@ import type { MethodExample, MethodRegistry, RpcMethod } from '../src/rpc/regist
 
 export const METHODS_DOC = join(import.meta.dirname, '..', 'docs', 'methods.md');
 
+/** A recorded example's description when the answer had no `result` member (the page shows it so). */
+export const NO_RESULT = 'Answered without a result member: the method has no value to give';
+
 /** A node whose parts are never called: declaring the methods runs no handler. */
 function declarationsOnly<T>(): T {
   const never = (): never => {
@@ -143,7 +146,11 @@ function shorten(v: unknown, depth = 0): unknown {
 
 function exampleBlock(m: Entry, ex: MethodExample): string[] {
   const request = { jsonrpc: '2.0', id: 1, method: m.name, params: ex.params.map((p) => shorten(p.value)) };
-  const response = { jsonrpc: '2.0', id: 1, result: shorten(ex.result.value) };
+  // The reference's transport leaves `result` out of an answer without a value (as recorded).
+  const response =
+    ex.description === NO_RESULT
+      ? { jsonrpc: '2.0', id: 1 }
+      : { jsonrpc: '2.0', id: 1, result: shorten(ex.result.value) };
   return [
     '```json',
     JSON.stringify(request, null, 2),
@@ -198,7 +205,7 @@ export function methodsDoc(): string {
     "errors it can return and an example call recorded on a real chain. It is rpc.discover's",
     'document in prose: a running node serves the same params, results, errors and examples (in',
     'full: long values are cut here) from `rpc.discover` on each port and at `/aztec`. Error codes',
-    'are described in [rpc.md](rpc.md#errors); the errors at `/aztec` follow the reference',
+    'are described in [rpc.md](rpc.md#errors) (invalid params carry every problem in `error.data.issues`); the errors at `/aztec` follow the reference',
     "node's transport ([aztec-api.md](aztec-api.md)). In the error messages `…` stands for a value",
     'the node fills in. Every method can also fail with the transport errors listed last in its',
     'table: params that do not match their schemas, the rate limit (public port, when',

@@ -29,6 +29,7 @@ import { toHex32 } from '../src/core/field.js';
 import { encodeTxJson } from '../src/core/kernel/tx-json.js';
 import { type CairnProcess, startCairn } from '../test/helpers/process.js';
 import { buildRichChain, type RichChain } from '../test/helpers/rich-chain.js';
+import { NO_RESULT } from './method-docs.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'src', 'client', 'methods', 'examples.ts');
@@ -41,6 +42,7 @@ type Face = 'public' | 'admin' | 'aztec';
 type Json = any;
 interface Example {
   name: string;
+  description?: string;
   params: { name: string; value: unknown }[];
   result: { name: string; value: unknown };
 }
@@ -54,7 +56,12 @@ interface Ctx {
 type Params = (c: Ctx) => unknown[] | Promise<unknown[]>;
 
 let rpcId = 0;
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<Json> {
+/** Calls a method; `absent` when the answer has no `result` (the reference's transport, for no value). */
+async function call(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+): Promise<{ result: Json; absent: boolean }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -62,7 +69,11 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
   });
   const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`);
-  return body.result ?? null;
+  return { result: body.result ?? null, absent: !('result' in body) };
+}
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<Json> {
+  return (await call(url, method, params)).result;
 }
 
 /**
@@ -456,11 +467,12 @@ async function main(): Promise<void> {
       let values: unknown[] = [];
       try {
         values = await params(c);
-        const result = await rpc(urls[face], method, values);
+        const { result, absent } = await call(urls[face], method, values);
         learn(face, method, result, c);
         const names = paramNames[face][method]!;
         const example: Example = {
           name: `${method} example`,
+          ...(absent ? { description: NO_RESULT } : {}),
           params: values.map((value, i) => ({ name: names.params[i] ?? `param${i}`, value })),
           result: { name: names.result, value: result },
         };

@@ -53,9 +53,7 @@ export function errorsOf(method: RpcMethod, face: OpenRpcFace): MethodError[] {
   for (const e of method.errors ?? []) add(conventions.nodeError(e));
   if (method.params.length > 0) {
     const names = method.params.map((p) => p.name).join(', ');
-    add(
-      conventions.invalidParams([{ path: `<${names}>`, message: '… (every problem in error.data.issues)' }]),
-    );
+    add(conventions.invalidParams([{ path: `<${names}>`, message: '…' }]));
   }
   if (face.port === 'admin') {
     add({ code: RpcCode.Refused, message: 'Unauthorized: invalid or missing API key' });

@@ -85,7 +85,7 @@ export interface MethodDeclaration {
 /** A declared method with its types erased, as the dispatcher sees it. */
 export interface RpcMethod extends MethodDeclaration {
   readonly fullName: string;
-  /** Calls of it recorded on a real chain (src/client/methods/examples.json), for rpc.discover. */
+  /** Calls of it recorded on a real chain (src/client/methods/examples.ts), for rpc.discover. */
   readonly examples?: readonly MethodExample[];
   readonly handler: (...args: unknown[]) => unknown;
   /** The namespaces one defineMethods call declared this method in, its own included (its twins). */

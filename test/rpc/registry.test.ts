@@ -3,7 +3,13 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { bigintDec, ethAddress, frHex, slotNumber, uint } from '../../src/core/codecs.js';
-import { defineMethod, defineMethods, encodeResult, encodesAsParsed } from '../../src/rpc/registry.js';
+import {
+  defineMethod,
+  defineMethods,
+  encodeResult,
+  encodesAsParsed,
+  MethodRegistry,
+} from '../../src/rpc/registry.js';
 
 const method = (result: z.ZodType) =>
   defineMethod({
@@ -196,5 +202,45 @@ describe('defineMethods: twins in several namespaces', () => {
     defineMethods(['svc', 'node'], spec, { node: { result: z.string() } });
     // @ts-expect-error the handler's value must fit the override's result
     defineMethods(['svc', 'node'], spec, { node: { params: [], handler: () => 'text' } });
+  });
+});
+
+describe('errors and examples', () => {
+  const refusedOnce = { code: -32000, message: 'no such thing: …' };
+
+  test('twins share their errors unless an override gives its own', () => {
+    const [svc, node] = defineMethods(
+      ['svc', 'node', 'svcAdmin'],
+      {
+        name: 'e',
+        summary: 'refuses',
+        params: [],
+        resultName: 'r',
+        result: uint,
+        errors: [refusedOnce],
+        handler: () => 1,
+      },
+      { node: { errors: [] } },
+    );
+    assert.deepEqual(svc!.errors, [refusedOnce]);
+    assert.deepEqual(node!.errors, []);
+  });
+
+  test('a registry gives each method its recorded examples by full name, and only those', () => {
+    const m = (name: string) =>
+      defineMethod({
+        namespace: 'svc',
+        name,
+        summary: name,
+        params: [],
+        resultName: 'r',
+        result: uint,
+        handler: () => 1,
+      });
+    const example = { name: 'one', params: [], result: { name: 'r', value: 1 } };
+    const registry = new MethodRegistry().add(m('a'), m('b')).withExamples({ svc_a: [example], svc_c: [] });
+    assert.deepEqual(registry.get('svc_a')!.examples, [example]);
+    assert.equal(registry.get('svc_b')!.examples, undefined);
+    assert.equal(registry.get('svc_c'), undefined);
   });
 });

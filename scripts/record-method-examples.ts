@@ -95,7 +95,9 @@ async function balanceCallTx(c: Ctx, form: 'wire' | 'reference' = 'wire'): Promi
   const t = await prepareTx(c.client, {
     feePayer: accounts.alice,
     publicCalls: [
-      publicCall(token.address, findFunction(token.artifact, 'balance_of_public'), [hex(accounts.alice)]),
+      publicCall(token.address, findFunction(token.artifact, 'balance_of_public'), [hex(accounts.alice)], {
+        isStaticCall: true,
+      }),
     ],
   });
   return form === 'wire' ? t.wire : encodeTxJson({ txHash: BigInt(t.hash), ...t.tx });

@@ -190,9 +190,9 @@ describe('the recorded examples fit the declarations', () => {
   }
 
   test('a result that does not fit its schema is caught', () => {
-    const getBlock = cairn.get('svc_getBlockNumber')!;
-    assert.equal(resultIssues(getBlock, 7), undefined);
-    assert.notEqual(resultIssues(getBlock, 'seven'), undefined);
+    const blockNumber = cairn.get('svc_getBlockNumber')!;
+    assert.equal(resultIssues(blockNumber, 7), undefined);
+    assert.notEqual(resultIssues(blockNumber, 'seven'), undefined);
     const tx = aztec.get('node_getTxByHash')!;
     const recorded = AZTEC_EXAMPLES.node_getTxByHash![0]!.result.value as Record<string, unknown>;
     assert.equal(resultIssues(tx, recorded), undefined);

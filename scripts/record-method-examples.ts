@@ -226,7 +226,7 @@ const PUBLIC: Record<string, Params> = {
   node_getPublicDataWitness: (c) => ['latest', c.v.leafSlot],
   node_getNoteHashMembershipWitness: (c) => [a(c).block, hex(a(c).noteHashes[0]!)],
   node_getPublicStorageAt: (c) => ['latest', hex(c.chain.token.address), hex(c.chain.token.balanceSlot)],
-  node_getArchiveMembershipWitness: (c) => ['latest', c.v.archiveA],
+  node_getArchiveMembershipWitness: (c) => ['latest', c.v.blockHashA],
   node_getArchiveSiblingPath: (c) => ['latest', a(c).block],
   node_getNoteHashSiblingPath: (c) => [a(c).block, c.v.noteHashIndex],
   node_getNullifierSiblingPath: (c) => [a(c).block, c.v.nullifierIndex],
@@ -508,6 +508,18 @@ async function main(): Promise<void> {
       await record('admin', method, params);
     }
     if (failures.length > 0) throw new Error(`calls that failed:\n  ${failures.join('\n  ')}`);
+    // A null from a method that gives a value means its params found nothing: a poor example.
+    const doc = Object.fromEntries(
+      await Promise.all(
+        (['public', 'admin', 'aztec'] as const).map(async (f) => [f, await rpc(urls[f], 'rpc.discover')]),
+      ),
+    );
+    for (const f of ['public', 'admin', 'aztec'] as const)
+      for (const m of doc[f].methods as { name: string; result: { schema: Json } }[]) {
+        const ex = recorded[f === 'aztec' ? 'aztec' : 'cairn'][m.name]?.[0];
+        if (ex?.result.value === null && m.result.schema.type !== 'null' && ex.description === undefined)
+          say(`warning: ${f} ${m.name} answered null: its params found nothing`);
+      }
     write(recorded);
     say(
       `recorded ${Object.keys(recorded.cairn).length + Object.keys(recorded.aztec).length} methods in ${Math.round((Date.now() - started) / 1000)} s`,

@@ -9,10 +9,11 @@
 // run after the reads, in an order that leaves the chain usable (a dev snapshot before the dev
 // writes and a revert after them; `svcDev_reset` last).
 //
-//   npm run build && node --import tsx scripts/record-method-examples.ts   (about 2 minutes)
+//   npm run record:examples   (the build, this, then docs/methods.md: 30-60 s)
 //
-// A method the node lists in rpc.discover without a recipe below fails the run, naming it; so
-// does a call that answers with an error. Nothing here writes a result by hand.
+// A method the node lists in rpc.discover without a recipe below fails the run, naming it (add
+// its params to PUBLIC, AZTEC or ADMIN); so does a call that answers with an error. A value method
+// that answered null is named in a warning. Nothing here writes a result by hand.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

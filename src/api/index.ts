@@ -3,7 +3,8 @@
 // defineMethods call, its earlier twin's differences as an override), whose declarations — names,
 // params, result schemas, words — are in src/client/methods/ so that the typed client reads the
 // same ones; and it names the ports it calls: the few members of the node's parts its handlers
-// use. This is the one place that hands each topic its parts of the node.
+// use. This is the one place that hands each topic its parts of the node. Each method carries the
+// example calls recorded for it on a real chain (src/client/methods/examples.ts), for rpc.discover.
 import type { z } from 'zod';
 import type { LogPosition } from '../archiver/log-store.js';
 import type { adminConfig, adminConfigUpdate } from '../client/methods/admin.js';

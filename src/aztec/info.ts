@@ -1,7 +1,6 @@
 // The reference API's methods about the node itself, its fees and its validators. Where the
 // reference's params and result are those of cairn's own declaration, the method is that
 // declaration served under the reference's name; the handlers call the same parts.
-
 import { z } from 'zod';
 import { BAD_SIGNATURE } from '../client/methods/errors.js';
 import { infoDeclarations } from '../client/methods/info.js';

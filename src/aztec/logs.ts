@@ -1,6 +1,5 @@
 // The reference API's log methods: tagged logs a page at a time (how a wallet discovers its
 // notes) and public and contract class logs by filter, answered by cairn's log queries.
-
 import { z } from 'zod';
 import { RESOLVE_ERRORS } from '../client/methods/errors.js';
 import { logsDeclarations } from '../client/methods/logs.js';

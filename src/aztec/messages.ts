@@ -1,7 +1,6 @@
 // The reference API's cross-chain message methods, answered by cairn's message queries: the
 // L1-to-L2 message witness (its path as base64), where a message lands, and an epoch's
 // L2-to-L1 messages.
-
 import { z } from 'zod';
 import { REFERENCE_BLOCK_ERRORS } from '../client/methods/errors.js';
 import { messagesDeclarations } from '../client/methods/messages.js';

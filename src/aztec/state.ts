@@ -1,7 +1,6 @@
 // The reference API's state methods: leaf indexes, membership witnesses and storage reads at a
 // block, answered by the same state queries as cairn's own set, with the reference's witness
 // encodings (sibling paths and membership witnesses as base64 of their binary forms).
-
 import { z } from 'zod';
 import { REFERENCE_BLOCK_ERRORS } from '../client/methods/errors.js';
 import { bigintDec, frHex } from '../core/codecs.js';

@@ -2,7 +2,6 @@
 // tx-json.ts: the kernel output and proof as base64); it is the same tx, with the same hash, as the
 // seeds' API shows in its hex form, so a tx sent at either API is found at both. Receipts, effects,
 // the pool and admission are cairn's tx service's.
-
 import { z } from 'zod';
 import { globalVariables } from '../client/methods/chain-schemas.js';
 import { MEMPOOL_FULL, TX_KNOWN, TX_MINED, TX_REJECTED } from '../client/methods/errors.js';

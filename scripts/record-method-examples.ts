@@ -27,6 +27,7 @@ import {
   storageSlot,
 } from '../src/client/index.js';
 import { toHex32 } from '../src/core/field.js';
+import { functionSelector } from '../src/core/hash/selector.js';
 import { encodeTxJson } from '../src/core/kernel/tx-json.js';
 import { type CairnProcess, startCairn } from '../test/helpers/process.js';
 import { buildRichChain, type RichChain } from '../test/helpers/rich-chain.js';
@@ -92,8 +93,14 @@ async function freshTx(c: Ctx): Promise<{ hash: string; wire: unknown; reference
 
 /** A tx calling Token's balance_of_public for alice: what simulatePublicCalls runs. */
 async function balanceCallTx(c: Ctx, form: 'wire' | 'reference' = 'wire'): Promise<unknown> {
+  const t = await balanceCall(c);
+  return form === 'wire' ? t.wire : encodeTxJson({ txHash: BigInt(t.hash), ...t.tx });
+}
+
+/** The tx of balanceCallTx, with its hash. */
+async function balanceCall(c: Ctx): Promise<Awaited<ReturnType<typeof prepareTx>>> {
   const { token, accounts } = c.chain;
-  const t = await prepareTx(c.client, {
+  return prepareTx(c.client, {
     feePayer: accounts.alice,
     publicCalls: [
       publicCall(token.address, findFunction(token.artifact, 'balance_of_public'), [hex(accounts.alice)], {
@@ -101,7 +108,6 @@ async function balanceCallTx(c: Ctx, form: 'wire' | 'reference' = 'wire'): Promi
       }),
     ],
   });
-  return form === 'wire' ? t.wire : encodeTxJson({ txHash: BigInt(t.hash), ...t.tx });
 }
 
 const a = (c: Ctx) => c.chain.txs.a;
@@ -114,8 +120,9 @@ const SENDS: [Face, string, Params][] = [
   [
     'public',
     'svc_sendTx',
+    // A tx with a public call, so that svc_getTxPublicCalls has one to show.
     async (c) => {
-      const t = await freshTx(c);
+      const t = await balanceCall(c);
       c.v.pendingSvc = t.hash;
       return [t.wire];
     },
@@ -197,6 +204,11 @@ const PUBLIC: Record<string, Params> = {
   svc_getCurrentMinFees: () => [],
   svc_getPredictedMinFees: () => ['target'],
   svc_getMaxPriorityFees: () => [],
+  svc_getTxPublicCalls: (c) => [c.v.pendingSvc],
+  // One signature registered above (node_registerContractFunctionSignatures), one selector unknown.
+  svc_getFunctionSignatures: () => [
+    [`0x${functionSelector('balance_of_public(Field)').toString(16).padStart(8, '0')}`, '0x00c0ffee'],
+  ],
   node_isValidTx: async (c) => [(await freshTx(c)).wire],
   node_simulatePublicCalls: async (c) => [await balanceCallTx(c), true],
   node_getPendingTxCount: () => [],

@@ -50,6 +50,7 @@ export const callsDeclarations = {
     params: [
       {
         name: 'selectors',
+        description: `The function selectors to name (0x and 8 hex digits each), at most ${MAX_SELECTORS}`,
         schema: z
           .array(functionSelectorHex)
           .max(MAX_SELECTORS, `at most ${MAX_SELECTORS} selectors per call`),

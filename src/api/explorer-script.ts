@@ -566,6 +566,16 @@ ${EXPLORER_HASH_SCRIPT}
     return { title: 'Transaction ' + short(arg), receipt: r, tips: tips.value, block: b && b.value ? b.value : null, calls, signatures };
   }
 
+  // The fee is the gas charged (teardown at its limit) times its block's fees per gas. With DA gas
+  // free in the block, the fee over the L2 price is the L2 gas charged; otherwise the node keeps no split.
+  function gasCharged(fee, fees) {
+    const l2Price = BigInt(fees.feePerL2Gas);
+    const daPrice = BigInt(fees.feePerDaGas);
+    const total = BigInt(fee);
+    if (daPrice === 0n && l2Price > 0n && total % l2Price === 0n) return (total / l2Price).toString() + ' L2 gas (the fee over the L2 gas price; DA gas is free in this block)';
+    return 'not known: the fee pays L2 and DA gas together, and the node keeps no split';
+  }
+
   function renderTx(d) {
     const r = d.receipt;
     const out = [];
@@ -596,6 +606,7 @@ ${EXPLORER_HASH_SCRIPT}
       const g = d.block.header.globalVariables;
       rows.push(
         ['Gas fees of its block', g.gasFees.feePerL2Gas + ' per L2 gas, ' + g.gasFees.feePerDaGas + ' per DA gas', 'gasFees'],
+        ['Gas charged', gasCharged(r.transactionFee, g.gasFees), 'gasCharged'],
         ['Mined at', when(g.timestamp), 'timestamp'],
       );
     }
@@ -897,8 +908,13 @@ ${EXPLORER_HASH_SCRIPT}
     ];
   }
 
-  async function loadAddress(arg) {
+  // #/address/<address> reads the latest ADDRESS_BLOCKS blocks; #/address/<address>/<n> those up to block n.
+  async function loadAddress(path) {
+    const slash = path.indexOf('/');
+    const arg = slash < 0 ? path : path.slice(0, slash);
+    const upTo = slash < 0 ? null : path.slice(slash + 1);
     if (!isHex(arg, 64)) return notFound('Address', 'An address is 0x and up to 64 hex digits, not ' + JSON.stringify(arg) + '.');
+    if (upTo !== null && !/^\\d+$/.test(upTo)) return notFound('Address', 'Blocks up to ' + JSON.stringify(upTo) + ': a block number is digits only.');
     const address = norm(arg);
     const balanceSlot = mapSlot(FEE_JUICE_BALANCES, BigInt(address));
     const leaf = hex32(leafSlot(FEE_JUICE, balanceSlot));
@@ -910,7 +926,8 @@ ${EXPLORER_HASH_SCRIPT}
     if (refusedParam(balance)) return notFound('Address', 'The node refused ' + JSON.stringify(arg) + ': ' + balance.error);
     valueOf(balance);
     valueOf(tips);
-    const top = tips.value.proposed.number;
+    const latest = tips.value.proposed.number;
+    const top = upTo === null ? latest : Math.min(latest, Number(upTo));
     const from = Math.max(1, top - ADDRESS_BLOCKS + 1);
     const txs = [];
     if (top >= 1) {
@@ -923,7 +940,7 @@ ${EXPLORER_HASH_SCRIPT}
         }
       }
     }
-    return { title: 'Address ' + short(address), address, balance: balance.value, contract: contract.value || null, txs: txs.reverse(), from, top };
+    return { title: 'Address ' + short(address), address, balance: balance.value, contract: contract.value || null, txs: txs.reverse(), from, top, latest };
   }
 
   function renderAddress(d) {
@@ -945,11 +962,30 @@ ${EXPLORER_HASH_SCRIPT}
             'none in these blocks',
             'txs',
           ),
+          addressPaging(d),
         ],
         'txs',
         true,
       ),
     ];
+  }
+
+  /** Links to the blocks before those shown and back to the latest: the node keeps no index of txs by payer. */
+  function addressPaging(d) {
+    const p = el('p', undefined, 'paging');
+    p.dataset.paging = 'address';
+    if (d.from > 1) {
+      const older = link('address', d.address + '/' + (d.from - 1), 'older: blocks ' + Math.max(1, d.from - ADDRESS_BLOCKS) + ' to ' + (d.from - 1));
+      older.dataset.older = String(d.from - 1);
+      p.append(older);
+    }
+    if (d.top < d.latest) {
+      if (p.childNodes.length) p.append(' · ');
+      const newest = link('address', d.address, 'the latest blocks');
+      newest.dataset.newest = 'true';
+      p.append(newest);
+    }
+    return p;
   }
 
   async function loadPending() {

@@ -230,6 +230,12 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
         assert.equal(v.result!.text, 'success');
         assert.match(v.fee!.text, new RegExp(fee(r.transactionFee)));
         assert.deepEqual(v.block!.links, [`#/block/${r.blockNumber}`]);
+        // The gas charged is the fee over its block's L2 gas price (DA gas is free on this chain).
+        const { gasFees } = (await pub('svc_getBlock', [r.blockNumber])).header.globalVariables;
+        assert.equal(BigInt(gasFees.feePerDaGas), 0n);
+        const charged = BigInt(r.transactionFee) / BigInt(gasFees.feePerL2Gas);
+        assert.equal(charged * BigInt(gasFees.feePerL2Gas), BigInt(r.transactionFee));
+        assert.match(v.gasCharged!.text, new RegExp(`^${charged} L2 gas`));
         assert.deepEqual(
           s.cards.writes!.tables.writes!.map((w) => [w.attrs['leaf-slot'], w.attrs.value]),
           r.txEffect.publicDataWrites.map((w: any) => [w.leafSlot, w.value]),
@@ -393,6 +399,28 @@ function pages(f: Fixture, pub: (m: string, p?: unknown) => Promise<any>): PageC
         for (const hash of [f.mint, f.transfer, f.logsTx, f.childTx])
           assert.ok(paid.includes(hash), `${hash} paid by alice`);
         assert.ok(!paid.includes(f.reverted), 'the reverted mint was paid by bob');
+      },
+    },
+    {
+      // Earlier blocks, as the page's paging links open them: the node keeps no index by payer.
+      name: 'address-up-to',
+      hash: `#/address/${toHex32(alice)}/${f.busyBlock - 1}`,
+      route: 'address',
+      check: async (s) => {
+        found(s);
+        const up = f.busyBlock - 1;
+        const card = s.cards.txs!;
+        assert.match(card.heading, new RegExp(`blocks ${Math.max(1, up - 49)} to ${up}\\)`));
+        const rows = card.tables.txs!;
+        assert.ok(rows.length > 0, 'alice paid for txs before the busy block');
+        for (const r of rows) assert.ok(Number(r.attrs.block) <= up, `row of block ${r.attrs.block}`);
+        assert.ok(!rows.some((r) => r.attrs.tx === f.transfer), 'the transfer is in a later block');
+        // A link back to the latest blocks; none to older ones while block 1 is shown.
+        assert.ok(card.links.includes(`#/address/${toHex32(alice)}`), JSON.stringify(card.links));
+        assert.equal(
+          card.links.filter((l) => /\/address\/0x[0-9a-f]+\/\d+$/.test(l)).length,
+          up > 50 ? 1 : 0,
+        );
       },
     },
     {

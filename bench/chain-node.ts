@@ -1,7 +1,7 @@
 // Shared by the benchmarks that drive a real node's chain (txs, state, logs): the node, started with
 // the manual clock and room for many txs per checkpoint, a keep-alive JSON-RPC client for it, and
 // small helpers.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import {
   buildTx,
@@ -194,8 +194,9 @@ export function nodeCpuMs(node: CairnProcess): number | undefined {
 
 /**
  * Runs a bench's `body` against `node`, then stops the node and exits the process: with 1 if the
- * body threw (`<name> bench failed: <stack>` on stderr) or the node did not exit with 0 (its last
- * output on stderr), else 0.
+ * body threw (`<name> bench failed: <stack>` on stderr, then the node's last output) or the node
+ * did not exit with 0 (its last output on stderr), else 0. BENCH_NODE_LOG=<file>: the node's whole
+ * output is written there once it has stopped.
  */
 export async function benchOnNode(name: string, node: CairnProcess, body: () => Promise<void>) {
   let failed = false;
@@ -209,7 +210,9 @@ export async function benchOnNode(name: string, node: CairnProcess, body: () => 
     if (code !== 0) {
       failed = true;
       log(`cairn exited with ${code}:\n${node.output().slice(-4000)}`);
-    }
+    } else if (failed) log(`cairn's last output:\n${node.output().slice(-4000)}`);
+    const logFile = process.env.BENCH_NODE_LOG;
+    if (logFile) writeFileSync(logFile, node.output());
   }
   process.exit(failed ? 1 : 0);
 }

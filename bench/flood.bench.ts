@@ -152,6 +152,9 @@ interface TxValues {
   nullifiers: [Fr, Fr];
 }
 
+// The load average at the end, whether the run succeeded or not.
+process.on('exit', () => log(`load average at end: ${loadavg()}`));
+
 await benchOnNode('flood', node, async () => {
   const { pub } = nodeRpc(node);
   const client = new NodeClient(node.publicUrl);
@@ -338,9 +341,21 @@ await benchOnNode('flood', node, async () => {
 
   // ---- drain -----------------------------------------------------------------------------------
   const drainDeadline = Date.now() + (N / 50) * 1000 + 120_000;
-  while ((await pub('svc_getPendingTxCount')) > 0) {
-    if (Date.now() > drainDeadline) throw new Error('the pool did not drain: block production stalled');
+  for (let pending = await pub('svc_getPendingTxCount'); pending > 0; ) {
+    if (Date.now() > drainDeadline) {
+      // What the chain did: the sizes of the blocks since the flood began, newest last.
+      const latest = await pub('svc_getBlockNumber');
+      const recent: number[] = [];
+      for (let b = Math.max(startBlock + 1, latest - 19); b <= latest; b++) {
+        const block = await pub('svc_getBlock', [b, { includeTransactions: true }]);
+        recent.push(block?.body?.txEffects.length ?? 0);
+      }
+      throw new Error(
+        `the pool did not drain: ${pending} txs pending ${fmt((performance.now() - floodStarted) / 1000, 0)} s after the flood began; blocks ${startBlock + 1}..${latest}, the last ${recent.length} of ${recent.join(', ')} txs`,
+      );
+    }
     await sleep(500);
+    pending = await pub('svc_getPendingTxCount');
   }
   const drainedMs = performance.now() - floodStarted;
   const rssDrained = rssMb();
@@ -400,7 +415,6 @@ await benchOnNode('flood', node, async () => {
   for (const line of slowBursts(slowSends)) log(line);
   watching = false;
   await watcher;
-  log(`load average at end: ${loadavg()}`);
   // BENCH_LOG_LEVEL=info shows what the node did meanwhile (its JSON log lines carry `time`, to
   // set beside the slow bursts' times).
   if (process.env.BENCH_LOG_LEVEL !== undefined) log(node.output());

@@ -19,6 +19,9 @@ import {
   type ValidationOptions,
 } from './validator.js';
 
+/** Validations run again after an unexpected failure (the latest block unwound under it). */
+const MAX_VALIDATION_RETRIES = 2;
+
 export class TxAdmission {
   readonly #queue: AdmissionQueue;
 
@@ -36,17 +39,36 @@ export class TxAdmission {
 
   /** Validates without admitting, with the pending txs it would conflict with. */
   async check(tx: Tx, claimedHash: Fr | undefined, options: ValidationOptions): Promise<TxValidationResult> {
-    const [hash, commitments, context] = await Promise.all([
+    const [hash, commitments] = await Promise.all([
       computeTxHashOffThread(tx.data),
       commitmentHashesOffThread(tx),
-      this.o.contexts.latest(true),
     ]);
-    const { hash: _hash, ...result } = this.o.validator.validate(tx, claimedHash, context, {
+    const { hash: _hash, ...result } = await this.validateAtLatest(tx, claimedHash, true, {
       ...options,
       hash,
       commitments,
     });
     return result;
+  }
+
+  /**
+   * Validates against the latest block, read once the hashes are done (they take tens of ms, in
+   * which proposed blocks may be unwound). Should the block still go before the validation reads
+   * it, the validation fails unexpectedly: it runs again on the new latest block, twice at most, so
+   * a valid tx is not refused for the chain moving under it.
+   */
+  private async validateAtLatest(
+    tx: Tx,
+    claimedHash: Fr | undefined,
+    withPool: boolean,
+    options: ValidationOptions,
+  ): Promise<ReturnType<TxValidator['validate']>> {
+    for (let attempt = 0; ; attempt++) {
+      const context = await this.o.contexts.latest(withPool);
+      const outcome = this.o.validator.validate(tx, claimedHash, context, options);
+      const unexpected = outcome.result === 'invalid' && outcome.reason.includes(TX_ERROR.UNEXPECTED);
+      if (!unexpected || attempt >= MAX_VALIDATION_RETRIES) return outcome;
+    }
   }
 
   /**
@@ -58,12 +80,11 @@ export class TxAdmission {
    */
   async admit(tx: Tx, claimedHash: Fr | undefined): Promise<Fr> {
     const { pool, chain, logger } = this.o;
-    const [computed, commitments, context] = await Promise.all([
+    const [computed, commitments] = await Promise.all([
       computeTxHashOffThread(tx.data),
       commitmentHashesOffThread(tx),
-      this.o.contexts.latest(false),
     ]);
-    const { hash, ...result } = this.o.validator.validate(tx, claimedHash, context, {
+    const { hash, ...result } = await this.validateAtLatest(tx, claimedHash, false, {
       hash: computed,
       commitments,
     });

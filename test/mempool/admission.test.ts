@@ -122,6 +122,31 @@ describe('TxAdmission.admit', () => {
     assert.equal(pool.status(a.hash), undefined);
   });
 
+  test('a validation that failed unexpectedly (its block unwound under it) runs again on a fresh latest block, twice at most', async () => {
+    const { pool, admit, validations, state, contexts } = admission();
+    const unexpected = { result: 'invalid', reason: [TX_ERROR.UNEXPECTED] } as TxValidationResult;
+    // Fails once, then the chain has settled: the tx is valid and pooled.
+    const a = fresh(5n);
+    let failures = 1;
+    const verdicts = () => (failures-- > 0 ? unexpected : ({ result: 'valid' } as TxValidationResult));
+    Object.defineProperty(state, 'verdict', { get: verdicts, configurable: true });
+    assert.equal(await admit.admit(a.tx, a.hash), a.hash);
+    assert.equal(pool.status(a.hash), 'pending');
+    assert.equal(validations.length, 2);
+    assert.equal(contexts.length, 2, 'a new context for the second try');
+    // Always unexpected: three tries, then the refusal says so.
+    Object.defineProperty(state, 'verdict', { value: unexpected, writable: true, configurable: true });
+    const b = fresh(6n);
+    await refusedWith(admit.admit(b.tx, b.hash), 'tx-rejected', /Unexpected error during validation/);
+    assert.equal(validations.length, 5);
+    assert.equal(pool.status(b.hash), undefined);
+    // Other reasons are final at once.
+    state.verdict = { result: 'invalid', reason: ['Insufficient fee payer balance'] };
+    const c = fresh(7n);
+    await refusedWith(admit.admit(c.tx, c.hash), 'tx-rejected', /Insufficient fee payer balance/);
+    assert.equal(validations.length, 6);
+  });
+
   test('a tx whose checks were skipped is rejected too', async () => {
     const { pool, admit, state } = admission();
     const a = fresh(3n);

@@ -18,13 +18,23 @@ export class FinishTimeEstimate {
 
   /** Records that finishing a checkpoint of `txs` txs took `ms` milliseconds. */
   observe(txs: number, ms: number): void {
-    if (txs < MIN_TXS_TO_LEARN || !Number.isFinite(ms)) return;
+    if (txs < 1 || !Number.isFinite(ms)) return;
     const perTx = Math.max(0, ms - FIXED_MS) / txs;
+    if (txs < MIN_TXS_TO_LEARN) {
+      // A small checkpoint's time per tx is mostly fixed cost, so it overstates the cost of a tx:
+      // it never raises the estimate, but one that is faster even so brings it down. Without this,
+      // an estimate pushed up by one slow checkpoint capped blocks below MIN_TXS_TO_LEARN txs, and
+      // the sequencer kept them that small for good.
+      if (this.perTxMs !== undefined && perTx < this.perTxMs) this.easeDown(perTx);
+      return;
+    }
     // A slower checkpoint is believed at once (the machine got busier); a faster one gradually.
-    this.perTxMs =
-      this.perTxMs === undefined || perTx > this.perTxMs
-        ? perTx
-        : this.perTxMs + EASE_DOWN * (perTx - this.perTxMs);
+    if (this.perTxMs === undefined || perTx > this.perTxMs) this.perTxMs = perTx;
+    else this.easeDown(perTx);
+  }
+
+  private easeDown(perTx: number): void {
+    this.perTxMs = this.perTxMs! + EASE_DOWN * (perTx - this.perTxMs!);
   }
 
   /** Milliseconds to finish a checkpoint of `txs` txs, or undefined before anything was learned. */

@@ -15,11 +15,14 @@ function commandsIn(helpText: string): string[] {
     .filter((c): c is string => c !== undefined && c !== 'help');
 }
 
+/** A help process alone exits in ~1.5 s; three at once on a loaded 2-core machine once took over 20 s. */
+const HELP_TIMEOUT_MS = 60_000;
+
 describe('cairn help', () => {
   test('every command and subcommand answers --help, -h and help <command>', {
-    timeout: 180_000,
+    timeout: 600_000,
   }, async () => {
-    const top = await runCairn(['--help']);
+    const top = await runCairn(['--help'], {}, HELP_TIMEOUT_MS);
     assert.equal(top.code, 0, top.stderr);
     const seen: string[] = [];
     const visit = async (path: string[]): Promise<void> => {
@@ -27,9 +30,9 @@ describe('cairn help', () => {
       const viaHelpForm = [...parent, 'help', path.at(-1)!];
       // The three forms at once (each is a process start): the machine's cores, not one at a time.
       const [long, short, viaHelp] = await Promise.all([
-        runCairn([...path, '--help'], { COLUMNS: '80' }),
-        runCairn([...path, '-h'], { COLUMNS: '80' }),
-        runCairn(viaHelpForm),
+        runCairn([...path, '--help'], { COLUMNS: '80' }, HELP_TIMEOUT_MS),
+        runCairn([...path, '-h'], { COLUMNS: '80' }, HELP_TIMEOUT_MS),
+        runCairn(viaHelpForm, {}, HELP_TIMEOUT_MS),
       ]);
       for (const [form, r] of [
         [[...path, '--help'], long],

@@ -13,7 +13,6 @@
 // Needs the npm artifacts (CAIRN_SKIP_ARTIFACTS=1 skips it).
 import assert from 'node:assert/strict';
 import { accessSync, constants, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -39,6 +38,7 @@ import {
 import { PROTOCOL_CONTRACT_ADDRESSES } from '../../src/core/constants.js';
 import { toHex32 } from '../../src/core/field.js';
 import { FEE_JUICE_BALANCES_SLOT } from '../../src/execution/protocol-contracts.js';
+import { closedPort } from '../helpers/closed-port.js';
 import { call, result, silentLogger, testConfig } from '../helpers/rpc.js';
 
 const NOIR = '@aztec/noir-contracts.js@4.1.2';
@@ -913,13 +913,7 @@ describe('explorer: a node with a Token, a reverted tx, logs and a pending tx', 
 
 describe('explorer: a node that cannot be reached', () => {
   test('a page of the explorer says so instead of throwing', async () => {
-    // A port nothing listens on: bound, noted, closed.
-    const port = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port: p } = server.address() as { port: number };
-        server.close(() => resolve(p));
-      });
-    });
+    const port = await closedPort();
     const window = new Window({
       url: `http://127.0.0.1:${port}/#/block/1`,
       settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },

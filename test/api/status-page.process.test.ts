@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -24,6 +23,7 @@ import { NODE_VERSION } from '../../src/core/version.js';
 import { Dispatcher } from '../../src/rpc/dispatch.js';
 import { defineMethod, MethodRegistry, type PortKind } from '../../src/rpc/registry.js';
 import { type Listener, startListener } from '../../src/rpc/server.js';
+import { closedPort } from '../helpers/closed-port.js';
 import { post, result, silentLogger, testConfig } from '../helpers/rpc.js';
 
 const API_KEY = 'a-very-secret-admin-key';
@@ -307,13 +307,7 @@ describe('status page: rendered by its script against a real node (happy-dom)', 
 
 describe('status page: a node that cannot be reached', () => {
   test('the page says so instead of throwing', async () => {
-    // A port nothing listens on: bound, noted, closed.
-    const port = await new Promise<number>((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port: p } = server.address() as { port: number };
-        server.close(() => resolve(p));
-      });
-    });
+    const port = await closedPort();
     const window = new Window({ url: `http://127.0.0.1:${port}/`, settings });
     const errors: unknown[] = [];
     window.addEventListener('error', (e) => errors.push(e));
